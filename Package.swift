@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "locationd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "LocationState", targets: ["LocationState"]),
+        .executable(name: "locationd", targets: ["locationd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        .target(
+            name: "LocationState",
+            dependencies: [
+                "CGPS",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "locationd",
+            dependencies: [
+                "LocationState",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LocationStateTests",
+            dependencies: ["LocationState"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Complete strict concurrency everywhere (Swift 6 mode already implies it; stated for clarity).
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("StrictConcurrency"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Locationd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locationd",
+        abstract: "A location service for Linux, built on gpsd."
+    )
+}
