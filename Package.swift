@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +24,7 @@ let package = Package(
             dependencies: [
                 "CGPS",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -36,6 +38,10 @@ let package = Package(
         .testTarget(
             name: "LocationStateTests",
             dependencies: ["LocationState"]
+        ),
+        .testTarget(
+            name: "locationdTests",
+            dependencies: ["LocationState", "locationd"]
         ),
     ],
     swiftLanguageModes: [.v6]
