@@ -1,0 +1,62 @@
+/// An error locationd reports to its user: one sentence that says what went wrong and what to do.
+///
+/// A struct around a private code, so that new cases never break callers; the
+/// command line maps ``Kind`` to a sysexits(3) exit status in one place.
+public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The broad class of failure, which decides the exit status.
+    public enum Kind: Sendable, Hashable {
+        /// Bad command-line usage or configuration (EX_USAGE, EX_CONFIG).
+        case usage
+        /// Input data missing or unreadable (EX_NOINPUT, EX_DATAERR).
+        case noInput
+        /// A service (gpsd, the daemon, the store) cannot be reached (EX_UNAVAILABLE).
+        case unavailable
+        /// A file or directory cannot be created or written (EX_CANTCREAT, EX_IOERR).
+        case cannotWrite
+        /// Something inside locationd went wrong (EX_SOFTWARE).
+        case internalError
+    }
+
+    /// Which class of failure this is.
+    public let kind: Kind
+    /// One sentence a user can act on.
+    public let message: String
+
+    private init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// A bad flag, argument or configuration value.
+    public static func usage(_ message: String) -> LocationError { .init(.usage, message) }
+
+    /// The named file does not exist.
+    public static func fileNotFound(path: String) -> LocationError {
+        .init(.noInput, "\(path): no such file; check the path.")
+    }
+
+    /// The named file exists but cannot be read as what it should be.
+    public static func fileUnreadable(path: String, reason: String) -> LocationError {
+        .init(.noInput, "\(path): cannot read it: \(reason).")
+    }
+
+    /// gpsd does not answer at the given address.
+    public static func gpsdUnreachable(host: String, port: Int, reason: String) -> LocationError {
+        .init(
+            .unavailable,
+            "gpsd at \(host):\(port) is not reachable (\(reason)); is gpsd running and listening there?")
+    }
+
+    /// A directory or file locationd must write cannot be written.
+    public static func cannotWrite(path: String, reason: String) -> LocationError {
+        .init(.cannotWrite, "\(path): cannot write: \(reason); check its permissions and free space.")
+    }
+
+    /// A service locationd depends on (the daemon, the store) is not available.
+    public static func unavailable(_ message: String) -> LocationError { .init(.unavailable, message) }
+
+    /// A broken invariant inside locationd; a bug to report.
+    public static func internalError(_ message: String) -> LocationError { .init(.internalError, message) }
+}

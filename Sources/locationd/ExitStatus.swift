@@ -1,0 +1,32 @@
+import ArgumentParser
+import LocationState
+
+/// sysexits(3) codes, and the one place where errors become exit statuses.
+enum ExitStatus {
+    static let usage: Int32 = 64  // EX_USAGE
+    static let dataError: Int32 = 65  // EX_DATAERR
+    static let noInput: Int32 = 66  // EX_NOINPUT
+    static let unavailable: Int32 = 69  // EX_UNAVAILABLE
+    static let software: Int32 = 70  // EX_SOFTWARE
+    static let cannotCreate: Int32 = 73  // EX_CANTCREAT
+    static let ioError: Int32 = 74  // EX_IOERR
+
+    /// The exit status for an error that ends a command.
+    static func code(for error: LocationError) -> Int32 {
+        switch error.kind {
+        case .usage: usage
+        case .noInput: noInput
+        case .unavailable: unavailable
+        case .cannotWrite: cannotCreate
+        case .internalError: software
+        }
+    }
+}
+
+extension LocationError {
+    /// Prints the error as one line on stderr and ends the command with its sysexits status.
+    func exit() -> ExitCode {
+        StandardError.write("locationd: \(message)\n")
+        return ExitCode(ExitStatus.code(for: self))
+    }
+}
