@@ -8,7 +8,8 @@ struct DataDirectoryOption: ParsableArguments {
         name: .customLong("data-dir"),
         help: ArgumentHelp(
             "Directory of locationd's state (tile log, last fix, tracks).",
-            discussion: "Default: /var/lib/locationd for root, else $XDG_STATE_HOME/locationd, else ~/.local/state/locationd.",
+            discussion:
+                "Default: /var/lib/locationd for root, else $XDG_STATE_HOME/locationd, else ~/.local/state/locationd.",
             valueName: "dir"))
     var path: String?
 

@@ -16,7 +16,9 @@ struct TilesCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(help: ArgumentHelp("Only the tiles at this zoom (\(Tile.zoomRange.lowerBound)-\(Tile.zoomRange.upperBound)).", valueName: "z"))
+    @Option(
+        help: ArgumentHelp(
+            "Only the tiles at this zoom (\(Tile.zoomRange.lowerBound)-\(Tile.zoomRange.upperBound)).", valueName: "z"))
     var zoom: Int?
 
     @Option(help: "Output format: txt (z/x/y lines), csv, geojson (tile polygons). Default: txt.")
@@ -27,7 +29,8 @@ struct TilesCommand: ParsableCommand {
 
     func validate() throws {
         if let zoom, !Tile.zoomRange.contains(zoom) {
-            throw ValidationError("--zoom must be between \(Tile.zoomRange.lowerBound) and \(Tile.zoomRange.upperBound).")
+            throw ValidationError(
+                "--zoom must be between \(Tile.zoomRange.lowerBound) and \(Tile.zoomRange.upperBound).")
         }
         if stats, let format, format != .txt {
             throw ValidationError("--stats prints text only; leave out --format.")
@@ -44,7 +47,8 @@ struct TilesCommand: ParsableCommand {
 
     /// The whole output, from the database opened read-only.
     private func output() throws(LocationError) -> String {
-        let database = try TileDatabase.openReadOnly(at: dataDirectory.url.appendingPathComponent(TileDatabase.fileName))
+        let database = try TileDatabase.openReadOnly(
+            at: dataDirectory.url.appendingPathComponent(TileDatabase.fileName))
         if stats { return try TileStatistics.text(of: database, zoom: zoom) }
         return (format ?? .txt).render(try database.tiles(zoom: zoom))
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import LocationState
 
 /// Events in arrival order, and a way to await the n-th one without sleeping.
-final class EventLog<Event: Sendable>: Sendable {
+final class TileEventLog<Event: Sendable>: Sendable {
     private struct Waiter {
         var id: UInt64
         var count: Int
@@ -77,9 +77,9 @@ final class EventLog<Event: Sendable>: Sendable {
 /// A tile sink in memory that can be told to fail, as a full disk or a locked database would.
 final class MemoryTileSink: TileSink {
     /// Each write the sink accepted, in order.
-    let writes = EventLog<[TileRecord]>()
+    let writes = TileEventLog<[TileRecord]>()
     /// Each write the sink refused.
-    let failures = EventLog<LocationError>()
+    let failures = TileEventLog<LocationError>()
     private let failure = Mutex<LocationError?>(nil)
 
     /// Makes the following writes fail with `error`, or succeed again with `nil`.
@@ -109,8 +109,8 @@ final class MemoryTileSink: TileSink {
 }
 
 /// Log messages captured for assertions.
-struct CapturingLogHandler: LogHandler {
-    let messages: EventLog<(Logger.Level, String)>
+struct TileTestLogHandler: LogHandler {
+    let messages: TileEventLog<(Logger.Level, String)>
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -124,26 +124,26 @@ struct CapturingLogHandler: LogHandler {
     }
 }
 
-extension Logger {
+/// Fixes, times, directories and loggers for the tile tests.
+enum TileFixtures {
     /// A logger whose messages land in `messages`.
-    static func capturing(_ messages: EventLog<(Logger.Level, String)>) -> Logger {
-        Logger(label: "test") { _ in CapturingLogHandler(messages: messages) }
+    static func logger(capturing messages: TileEventLog<(Logger.Level, String)>) -> Logger {
+        Logger(label: "test") { _ in TileTestLogHandler(messages: messages) }
     }
-}
 
-/// A fix at a place and time, as a receiver with a good 3D fix reports it.
-func fix(_ latitude: Double, _ longitude: Double, at seconds: Double, eph: Double? = 5) -> Location {
-    Location(
-        time: Date(timeIntervalSince1970: 1_800_000_000 + seconds), mode: .threeD, lat: latitude, lon: longitude,
-        eph: eph, source: .replay)
-}
+    /// A fix at a place and time, as a receiver with a good 3D fix reports it.
+    static func fix(_ latitude: Double, _ longitude: Double, at seconds: Double, eph: Double? = 5) -> Location {
+        Location(
+            time: time(seconds), mode: .threeD, lat: latitude, lon: longitude, eph: eph, source: .replay)
+    }
 
-/// The time `fix(_:_:at:)` gives a fix at `seconds`.
-func fixTime(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
+    /// The time ``fix(_:_:at:eph:)`` gives a fix at `seconds`: that many seconds after 2027-01-15 08:00 UTC.
+    static func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
-/// A new empty directory under the system's temporary directory.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    /// A new empty directory under the system's temporary directory.
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 }

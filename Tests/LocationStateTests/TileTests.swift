@@ -6,44 +6,47 @@ import Testing
 /// Expected tiles worked out with the OpenStreetMap wiki formula in python3
 /// (`x = floor(n·(lon+180)/360)`, `y = floor(n·(1 − ln(tan φ + sec φ)/π)/2)`, `n = 2^z`),
 /// independently of the code under test.
-@Test(arguments: [
-    (0.0, 0.0, 0, 0, 0),
-    (0.0, 0.0, 1, 1, 1),  // the equator and the prime meridian are tile edges: the south-east tile
-    (0.0001, 0.0001, 1, 1, 0),
-    (-0.0001, -0.0001, 1, 0, 1),
-    (52.5163, 13.3777, 14, 8800, 5373),  // Brandenburg Gate
-    (52.5163, 13.3777, 17, 70406, 42987),
-    (52.5163, 13.3777, 19, 281626, 171951),
-    (-33.8568, 151.2153, 19, 482367, 314600),  // Sydney Opera House
-    (40.6892, -74.0445, 17, 38577, 49291),  // Statue of Liberty
-    (51.4779, -0.0015, 19, 262141, 174408),  // Greenwich, just west of the meridian
-    (71.171, 25.7837, 17, 74923, 28050),  // North Cape
-    (-77.8419, 166.6863, 17, 126224, 112256),  // McMurdo
-] as [(Double, Double, Int, Int, Int)])
+@Test(
+    arguments: [
+        (0.0, 0.0, 0, 0, 0),
+        (0.0, 0.0, 1, 1, 1),  // the equator and the prime meridian are tile edges: the south-east tile
+        (0.0001, 0.0001, 1, 1, 0),
+        (-0.0001, -0.0001, 1, 0, 1),
+        (52.5163, 13.3777, 14, 8800, 5373),  // Brandenburg Gate
+        (52.5163, 13.3777, 17, 70406, 42987),
+        (52.5163, 13.3777, 19, 281626, 171951),
+        (-33.8568, 151.2153, 19, 482367, 314600),  // Sydney Opera House
+        (40.6892, -74.0445, 17, 38577, 49291),  // Statue of Liberty
+        (51.4779, -0.0015, 19, 262141, 174408),  // Greenwich, just west of the meridian
+        (71.171, 25.7837, 17, 74923, 28050),  // North Cape
+        (-77.8419, 166.6863, 17, 126224, 112256),  // McMurdo
+    ] as [(Double, Double, Int, Int, Int)])
 func knownPointsFallInKnownTiles(latitude: Double, longitude: Double, zoom: Int, x: Int, y: Int) {
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
 
-@Test(arguments: [
-    (0.0, 180.0, 14, 0, 8192),  // 180° E is 180° W: the first column
-    (0.0, -180.0, 14, 0, 8192),
-    (0.0, 179.9999, 14, 16383, 8192),
-    (0.0, -179.9999, 14, 0, 8192),
-    (0.0, 540.0, 3, 0, 4),  // wrapped: 540° is 180°
-    (0.0, -190.0, 3, 7, 4),  // wrapped: -190° is 170°
-] as [(Double, Double, Int, Int, Int)])
+@Test(
+    arguments: [
+        (0.0, 180.0, 14, 0, 8192),  // 180° E is 180° W: the first column
+        (0.0, -180.0, 14, 0, 8192),
+        (0.0, 179.9999, 14, 16383, 8192),
+        (0.0, -179.9999, 14, 0, 8192),
+        (0.0, 540.0, 3, 0, 4),  // wrapped: 540° is 180°
+        (0.0, -190.0, 3, 7, 4),  // wrapped: -190° is 170°
+    ] as [(Double, Double, Int, Int, Int)])
 func longitudeWrapsAtTheAntimeridian(latitude: Double, longitude: Double, zoom: Int, x: Int, y: Int) {
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
 
-@Test(arguments: [
-    (89.9, 0.0, 14, 8192, 0),  // beyond the Web Mercator limit: clamped to the first row
-    (90.0, 0.0, 19, 262144, 0),
-    (-89.9, 0.0, 14, 8192, 16383),  // clamped to the last row
-    (-90.0, 0.0, 19, 262144, 524287),
-    (85.05, 10.0, 10, 540, 0),  // just inside the limit
-    (-85.05, 10.0, 10, 540, 1023),
-] as [(Double, Double, Int, Int, Int)])
+@Test(
+    arguments: [
+        (89.9, 0.0, 14, 8192, 0),  // beyond the Web Mercator limit: clamped to the first row
+        (90.0, 0.0, 19, 262144, 0),
+        (-89.9, 0.0, 14, 8192, 16383),  // clamped to the last row
+        (-90.0, 0.0, 19, 262144, 524287),
+        (85.05, 10.0, 10, 540, 0),  // just inside the limit
+        (-85.05, 10.0, 10, 540, 1023),
+    ] as [(Double, Double, Int, Int, Int)])
 func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: Int, x: Int, y: Int) {
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
@@ -94,14 +97,15 @@ func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
 
 /// Every tile that a dense sampling of the line touches is crossed, consecutive
 /// tiles share an edge, and nothing is crossed twice.
-@Test(arguments: [
-    (52.5163, 13.3777, 52.4999, 13.4102, 17),
-    (52.5163, 13.3777, 52.5300, 13.3500, 16),
-    (-33.85, 151.2, -33.90, 151.25, 15),
-    (60.0, 179.95, 60.02, -179.97, 15),
-    (84.9, -20.0, 85.3, -19.0, 12),
-    (0.0, 0.0, 0.01, 0.01, 14),  // through a tile corner
-] as [(Double, Double, Double, Double, Int)])
+@Test(
+    arguments: [
+        (52.5163, 13.3777, 52.4999, 13.4102, 17),
+        (52.5163, 13.3777, 52.5300, 13.3500, 16),
+        (-33.85, 151.2, -33.90, 151.25, 15),
+        (60.0, 179.95, 60.02, -179.97, 15),
+        (84.9, -20.0, 85.3, -19.0, 12),
+        (0.0, 0.0, 0.01, 0.01, 14),  // through a tile corner
+    ] as [(Double, Double, Double, Double, Int)])
 func diagonalSegmentsAreCoveredWithoutGaps(
     fromLatitude: Double, fromLongitude: Double, toLatitude: Double, toLongitude: Double, zoom: Int
 ) {

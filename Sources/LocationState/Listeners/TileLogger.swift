@@ -187,7 +187,8 @@ public final class TileLogger: Sendable {
                     }
                 } else {
                     let tile = point.tile
-                    state.add(TileRecord(tile: tile, firstSeen: time, lastSeen: time, visits: tile == before?.tile ? 0 : 1))
+                    state.add(
+                        TileRecord(tile: tile, firstSeen: time, lastSeen: time, visits: tile == before?.tile ? 0 : 1))
                 }
             }
             state.previous = current
