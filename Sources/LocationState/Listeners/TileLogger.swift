@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// Logs the slippy-map tiles the device passes through, at a few zooms, into a ``TileSink``.
 ///
@@ -111,9 +110,9 @@ public final class TileLogger: Sendable {
     private let sink: any TileSink
     private let log: Logger
     private let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let writer = DispatchQueue(label: "locationd.tiles.writer")
-    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let timer = Locked<Task<Void, Never>?>(nil)
 
     /// - Parameters:
     ///   - configuration: zooms, joining and batching.
@@ -225,9 +224,9 @@ public final class TileLogger: Sendable {
         guard previous.timed, current.timed else { return false }
         let elapsed = current.time.timeIntervalSince(previous.time)
         guard elapsed >= 0, Duration.seconds(elapsed) <= configuration.maxGap else { return false }
-        let distance = greatCircleDistance(
-            fromLatitude: previous.latitude, fromLongitude: previous.longitude,
-            toLatitude: current.latitude, toLongitude: current.longitude)
+        let distance = Geodesy.distance(
+            latitude1: previous.latitude, longitude1: previous.longitude,
+            latitude2: current.latitude, longitude2: current.longitude)
         return distance <= configuration.maxSpeed * elapsed
     }
 
@@ -281,17 +280,4 @@ public final class TileLogger: Sendable {
             return .failure(error)
         }
     }
-}
-
-/// Distance along the Earth's surface (haversine on a sphere of the mean radius), metres.
-private func greatCircleDistance(
-    fromLatitude: Double, fromLongitude: Double, toLatitude: Double, toLongitude: Double
-) -> Double {
-    let radians = Double.pi / 180
-    let dLatitude = (toLatitude - fromLatitude) * radians
-    let dLongitude = (toLongitude - fromLongitude) * radians
-    let a =
-        sin(dLatitude / 2) * sin(dLatitude / 2)
-        + cos(fromLatitude * radians) * cos(toLatitude * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
-    return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
 }

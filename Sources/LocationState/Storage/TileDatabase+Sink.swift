@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A ``TileSink`` that writes to the ``TileDatabase`` at a path, opening it on the
 /// first write and, after a failed open (directory not writable, file locked or
@@ -11,7 +10,7 @@ public final class TileDatabaseSink: TileSink {
     public let url: URL
     private let busyTimeout: Duration
     private let maxPageCount: Int?
-    private let database = Mutex<TileDatabase?>(nil)
+    private let database = Locked<TileDatabase?>(nil)
 
     /// - Parameters:
     ///   - url: the database file, usually `DATA_DIR/tiles.sqlite`.
@@ -28,11 +27,14 @@ public final class TileDatabaseSink: TileSink {
     }
 
     public func write(_ batch: [TileRecord]) throws(LocationError) {
-        try database.withLock { (database: inout TileDatabase?) throws(LocationError) in
-            if database == nil {
-                database = try TileDatabase.open(at: url, busyTimeout: busyTimeout, maxPageCount: maxPageCount)
+        let result = database.withLock { (database: inout TileDatabase?) -> Result<Void, LocationError> in
+            Result { () throws(LocationError) in
+                if database == nil {
+                    database = try TileDatabase.open(at: url, busyTimeout: busyTimeout, maxPageCount: maxPageCount)
+                }
+                try database?.add(batch)
             }
-            try database?.add(batch)
         }
+        try result.get()
     }
 }
