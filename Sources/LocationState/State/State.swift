@@ -70,7 +70,8 @@ public class State<Value: Sendable>: @unchecked Sendable {
 /// Replaces the value of `state` with `newValue`: `deviceLocation ~> fix`.
 ///
 /// The same as `state.modify { $0 = newValue }`, and it notifies the same way.
-/// The operator itself is the standard library's `~>` (default precedence).
+/// The operator is the standard library's `~>`, whose precedence is unrelated to
+/// arithmetic: parenthesize an expression on the right, `state ~> (count + 1)`.
 @inlinable
 public func ~> <Value>(state: State<Value>, newValue: Value) {
     state.modify { $0 = newValue }
