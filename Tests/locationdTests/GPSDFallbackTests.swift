@@ -31,7 +31,9 @@ struct GPSDFallbackTests {
         gpsd.send(.disconnected(reason: "gpsd at localhost:2947 is not reachable (connection refused)."))
         #expect(try await events.next() == .connected)
         #expect(try await events.next() == .fix(Self.realFix))
-        #expect(try await events.next() == .disconnected(reason: "gpsd at localhost:2947 is not reachable (connection refused)."))
+        #expect(
+            try await events.next()
+                == .disconnected(reason: "gpsd at localhost:2947 is not reachable (connection refused)."))
 
         let warning = try await log.lines.next("the fallback warning") { $0.hasPrefix("warning") }
         #expect(warning.contains("NO GPS") && warning.contains("SIMULATOR") && warning.contains("connection refused"))
@@ -86,7 +88,10 @@ struct GPSDFallbackTests {
         let track = TestTrack()
         let gpsfake = try GPSFake(log: try track.write(), port: port)
         defer { gpsfake.stop() }
-        guard case .fix(let real) = try await events.next(within: .seconds(15), "a real fix", where: Self.isFix(from: .gpsd)) else { return }
+        guard
+            case .fix(let real) = try await events.next(
+                within: .seconds(15), "a real fix", where: Self.isFix(from: .gpsd))
+        else { return }
         #expect(track.contains(lat: real.lat!, lon: real.lon!))
         _ = try await log.lines.next("the switch back") { $0.contains("real fixes again") }
     }

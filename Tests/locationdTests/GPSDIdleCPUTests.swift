@@ -37,7 +37,9 @@ struct GPSDIdleCPUTests {
 
     @Test func gpsdWithoutDevice() async throws {
         let server = try FakeGPSDServer(
-            reply: Data((#"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n" + #"{"class":"DEVICES","devices":[]}"# + "\n").utf8),
+            reply: Data(
+                (#"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
+                    + #"{"class":"DEVICES","devices":[]}"# + "\n").utf8),
             then: .holdOpen)
         defer { server.stop() }
         let percent = try await Self.measure(GPSDProvider(host: "127.0.0.1", port: server.port))

@@ -79,7 +79,10 @@ public struct AutomaticProvider: LocationProvider {
         private var simulatorRun = 0
         private var simulatorTask: Task<Void, Never>?
 
-        init(provider: AutomaticProvider, inputs: AsyncStream<Input>.Continuation, emit: @escaping @Sendable (ProviderEvent) -> Void) {
+        init(
+            provider: AutomaticProvider, inputs: AsyncStream<Input>.Continuation,
+            emit: @escaping @Sendable (ProviderEvent) -> Void
+        ) {
             self.provider = provider
             self.inputs = inputs
             self.emit = emit
