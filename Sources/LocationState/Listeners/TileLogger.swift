@@ -124,7 +124,7 @@ public final class TileLogger: Sendable {
         configuration: Configuration = Configuration(),
         sink: any TileSink,
         logger: Logger = Logger(label: "locationd.tiles"),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(configuration.zooms.allSatisfy(Tile.zoomRange.contains), "zoom outside \(Tile.zoomRange)")
         precondition(configuration.batchSize > 0 && configuration.maxPendingTiles > 0, "batch sizes must be positive")
