@@ -146,7 +146,7 @@ public struct NMEAEpochAssembler: Sendable {
         }
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
-        merge(next, setsMode: setsMode, prior: prior)
+        merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
         if timed != nil { lastTimedKind = kind }
         if cycleEnders.isEmpty || (timed != nil && cycleEnders.contains(kind)) { report() }
     }
@@ -167,11 +167,11 @@ public struct NMEAEpochAssembler: Sendable {
         state = State()
     }
 
-    private mutating func merge(_ next: State, setsMode: Bool, prior: State) {
+    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: State) {
         if setsMode {
             var mode = next.mode
-            // gpsd keeps a 3D fix 3D when a sentence that cannot tell (RMC) calls it 2D.
-            if mode == .twoD, prior.mode == .threeD, state.altitudeMSL != nil || prior.altitudeMSL != nil {
+            // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
+            if keepsThreeD, mode == .twoD, prior.mode == .threeD, state.altitudeMSL != nil || prior.altitudeMSL != nil {
                 mode = .threeD
             }
             state.mode = mode

@@ -1,0 +1,39 @@
+import Foundation
+
+/// One report read from gpsd, reduced to what locationd uses (gpsd_json(5)).
+enum GPSDMessage: Sendable, Hashable {
+    /// `VERSION`, the first report of every gpsd connection.
+    case version(release: String)
+    /// `DEVICES`: the paths of the devices gpsd currently has.
+    case devices([String])
+    /// `DEVICE`: one device appeared (`active`) or went away.
+    case device(path: String, active: Bool)
+    /// `TPV`, mapped into a fix marked `source: .gpsd`; its mode may be "no fix".
+    case tpv(Location)
+    /// `SKY`: satellites used in the solution and horizontal DOP, when reported.
+    case sky(satellitesUsed: Int?, hdop: Double?)
+    /// `ERROR`: gpsd's complaint about the request.
+    case error(String)
+    /// A report of another class (`WATCH`, `PPS`, ...), not used here.
+    case other(className: String)
+    /// A line that is not a gpsd JSON report; `excerpt` is its start, for the log.
+    case unrecognized(excerpt: String)
+}
+
+extension GPSDMessage {
+    /// The `class` of a gpsd JSON report (`{"class":"TPV",...}`), or nil when the
+    /// text does not start like one. gpsd always writes `class` first.
+    static func className(ofJSON text: Substring) -> Substring? {
+        let prefix = "{\"class\":\""
+        guard text.hasPrefix(prefix) else { return nil }
+        let rest = text.dropFirst(prefix.count)
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return rest[..<end]
+    }
+
+    /// The first characters of `text`, printable, for a log line.
+    static func excerpt(_ text: Substring, limit: Int = 60) -> String {
+        let cleaned = text.prefix(limit).map { $0.isASCII && !$0.isNewline && ($0.asciiValue ?? 0) >= 0x20 ? $0 : "?" }
+        return String(cleaned) + (text.count > limit ? "..." : "")
+    }
+}

@@ -1,0 +1,26 @@
+/// One open connection to gpsd, watching in JSON mode.
+///
+/// - Important: a session is used by one thread only (the provider's reader
+///   thread) and is not `Sendable`.
+protocol GPSDSession: AnyObject {
+    /// Waits up to `timeout` for input; true when ``read()`` has something to read
+    /// (a report, or the end of the connection).
+    func waitForInput(timeout: Duration) -> Bool
+    /// Reads the next report; nil when only part of a line has arrived yet.
+    /// Throws when the connection is closed or broken.
+    func read() throws(GPSDConnectionError) -> GPSDMessage?
+    /// Closes the connection; the session is not used afterwards.
+    func close()
+}
+
+/// Why a gpsd connection could not be opened or ended; `reason` is one sentence for the log.
+struct GPSDConnectionError: Error, Sendable, Hashable {
+    var reason: String
+}
+
+/// Opens gpsd sessions: libgps in the daemon, scripted sessions in unit tests.
+struct GPSDConnector: Sendable {
+    /// Connects to gpsd at `host`:`port` and asks it to stream JSON reports.
+    /// Blocks while the host name is resolved and the TCP connection is made.
+    var connect: @Sendable (_ host: String, _ port: Int) throws(GPSDConnectionError) -> any GPSDSession
+}

@@ -1,0 +1,162 @@
+import CGPS
+import Foundation
+
+/// A gpsd session over libgps: `gps_open`, `gps_stream(WATCH_ENABLE | WATCH_JSON)`,
+/// `gps_waiting`, `gps_read`, `gps_close`.
+///
+/// - Important: owned and used by exactly one thread (``GPSDSession``'s rule);
+///   the `gps_data_t` it points to is never shared.
+final class LibGPSSession: GPSDSession {
+    /// Size of the buffer `gps_read` copies each JSON line into (gpsd's
+    /// GPS_JSON_RESPONSE_MAX is 4096 bytes).
+    private static let messageCapacity = 4096 + 1
+
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private var message: [CChar]
+    private var isOpen = true
+
+    private init(data: UnsafeMutablePointer<gps_data_t>) {
+        self.data = data
+        self.message = [CChar](repeating: 0, count: Self.messageCapacity)
+    }
+
+    deinit {
+        close()
+        locd_gps_data_free(data)
+    }
+
+    /// Connects to gpsd at `host`:`port` and turns on JSON watching.
+    ///
+    /// The socket gets a receive timeout of `readTimeout`: libgps's `gps_read`
+    /// blocks in `recv` while a line is incomplete, and a peer that stops in the
+    /// middle of a line must not hold the reader thread forever.
+    static func connect(host: String, port: Int, readTimeout: Duration) throws(GPSDConnectionError) -> LibGPSSession {
+        guard let data = locd_gps_data_new() else {
+            throw GPSDConnectionError(reason: "out of memory for the libgps session")
+        }
+        guard gps_open(host, String(port), data) == 0 else {
+            // gps_open leaves one of libgps's negative NL_* codes in errno.
+            let code = errno
+            locd_gps_data_free(data)
+            throw GPSDConnectionError(reason: String(cString: gps_errstr(code)))
+        }
+        let session = LibGPSSession(data: data)
+        var timeout = timeval(duration: readTimeout)
+        setsockopt(locd_fd(data), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(locd_fd(data), SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
+            let reason = String(cString: strerror(errno))
+            session.close()
+            throw GPSDConnectionError(reason: "cannot send the WATCH request: \(reason)")
+        }
+        return session
+    }
+
+    func waitForInput(timeout: Duration) -> Bool {
+        gps_waiting(data, Int32(clamping: timeout.microseconds))
+    }
+
+    func read() throws(GPSDConnectionError) -> GPSDMessage? {
+        message[0] = 0
+        let count = message.withUnsafeMutableBufferPointer { buffer in
+            gps_read(data, buffer.baseAddress, Int32(buffer.count))
+        }
+        if count < 0 {
+            throw GPSDConnectionError(reason: "the connection was closed or broke")
+        }
+        if count == 0 { return nil }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)[...]
+        if line.isEmpty { return nil }
+        guard let className = GPSDMessage.className(ofJSON: line) else {
+            return .unrecognized(excerpt: GPSDMessage.excerpt(line))
+        }
+        return decode(className: className)
+    }
+
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        gps_close(data)
+    }
+
+    /// Reads the report libgps just unpacked into `data`, by its class.
+    private func decode(className: Substring) -> GPSDMessage {
+        switch className {
+        case "VERSION":
+            return .version(release: String(cString: locd_version_release(data)))
+        case "DEVICES":
+            let count = max(0, min(Int(locd_device_count(data)), Int(MAXUSERDEVS)))
+            return .devices((0..<count).map { String(cString: locd_device_list_path(data, Int32($0))) })
+        case "DEVICE":
+            return .device(path: String(cString: locd_device_path(data)), active: locd_device_active(data) != 0)
+        case "TPV":
+            return .tpv(location())
+        case "SKY":
+            let used = Int(locd_satellites_used(data))
+            return .sky(satellitesUsed: used > 0 ? used : nil, hdop: Self.finite(locd_hdop(data)))
+        case "ERROR":
+            return .error(String(cString: locd_error_message(data)))
+        default:
+            return .other(className: String(className))
+        }
+    }
+
+    /// The TPV report libgps unpacked, as a fix marked `source: .gpsd`.
+    private func location() -> Location {
+        let fix = locd_fix(data).pointee
+        let hasTime = fix.time.tv_sec != 0 || fix.time.tv_nsec != 0
+        let device = String(cString: locd_device_path(data))
+        return Location(
+            time: hasTime
+                ? Date(timeIntervalSince1970: TimeInterval(fix.time.tv_sec) + TimeInterval(fix.time.tv_nsec) / 1e9)
+                : nil,
+            mode: FixMode(rawValue: Int(fix.mode)) ?? .unknown,
+            status: fix.status > 0 ? Int(fix.status) : nil,
+            lat: Self.finite(fix.latitude),
+            lon: Self.finite(fix.longitude),
+            altHAE: Self.finite(fix.altHAE),
+            altMSL: Self.finite(fix.altMSL),
+            speed: Self.finite(fix.speed),
+            track: Self.finite(fix.track),
+            climb: Self.finite(fix.climb),
+            eph: Self.finite(fix.eph),
+            epv: Self.finite(fix.epv),
+            eps: Self.finite(fix.eps),
+            epc: Self.finite(fix.epc),
+            epx: Self.finite(fix.epx),
+            epy: Self.finite(fix.epy),
+            geoidSep: Self.finite(fix.geoid_sep),
+            source: .gpsd,
+            device: device.isEmpty ? nil : device
+        )
+    }
+
+    /// libgps marks an absent value as NaN; locationd as nil.
+    private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+}
+
+extension GPSDConnector {
+    /// The real thing: libgps over TCP; `readTimeout` bounds each blocking read.
+    static func libgps(readTimeout: Duration) -> GPSDConnector {
+        GPSDConnector { host, port throws(GPSDConnectionError) in
+            try LibGPSSession.connect(host: host, port: port, readTimeout: readTimeout)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole microseconds, rounded down.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}
+
+extension timeval {
+    /// A timeval of `duration`, for socket options.
+    init(duration: Duration) {
+        let microseconds = duration.microseconds
+        self.init(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A one-way "stop" flag that a blocking thread polls and waits on.
+///
+/// Set from a task's cancellation handler, read by a provider's reader thread.
+/// `@unchecked Sendable` is safe: `stopped` is only read or written while holding
+/// `condition`'s lock.
+final class StopSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false
+
+    /// Whether ``stop()`` was called.
+    var isStopped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopped
+    }
+
+    /// Raises the flag and wakes any ``wait(for:)``.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks the calling thread for `duration` or until ``stop()``; returns
+    /// whether the flag is raised.
+    @discardableResult
+    func wait(for duration: Duration) -> Bool {
+        let (seconds, attoseconds) = duration.components
+        let deadline = Date(timeIntervalSinceNow: TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped, condition.wait(until: deadline) {}
+        return stopped
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// A real gpsd started by `gpsfake` on a loopback port, fed with an NMEA log.
+///
+/// gpsfake starts gpsd (`-P PORT`), waits for a client before it feeds the log
+/// (no `-n`), writes one sentence every `cycle` seconds (`-c`), once (`-1`) or
+/// in a loop.
+final class GPSFake: @unchecked Sendable {
+    // @unchecked Sendable: `process` is set once in init; Process itself is
+    // thread safe for terminate/waitUntilExit, the only calls made on it later.
+    let port: Int
+    private let process: Process
+
+    /// Starts gpsfake with `log` on `port` (a free one when nil).
+    init(log: URL, port: Int? = nil, cycle: Double = 0.05, once: Bool = false) throws {
+        self.port = try port ?? Self.freeLoopbackPort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        var arguments = ["-q", "-P", String(self.port), "-c", String(cycle), "-W", "300"]
+        if once { arguments.append("-1") }
+        arguments.append(log.path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// The gpsd that gpsfake started (its child named gpsd), once it runs.
+    var gpsdPID: pid_t? {
+        let parent = process.processIdentifier
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if name == "gpsd", fields.count > 1, pid_t(fields[1]) == parent { return pid }
+        }
+        return nil
+    }
+
+    /// Kills gpsd with SIGKILL, as a crash would, then stops gpsfake.
+    func killGPSD() { stop() }
+
+    /// Kills gpsd and gpsfake (SIGKILL: gpsfake ignores SIGTERM while a client
+    /// is connected) and reaps gpsfake, so that the port is free afterwards.
+    func stop() {
+        guard process.isRunning else { return }
+        if let gpsd = gpsdPID { kill(gpsd, SIGKILL) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A small NMEA track written for the tests: GGA, GSA, GSV and RMC per epoch, with
+/// correct checksums, moving north-east from a start point at 1 s epochs.
+struct TestTrack {
+    /// One epoch's position as gpsd will report it.
+    struct Point: Hashable {
+        var lat: Double
+        var lon: Double
+    }
+
+    let points: [Point]
+    let sentences: [String]
+
+    /// A track of `epochs` epochs starting at `lat`, `lon` (degrees).
+    init(epochs: Int = 30, lat: Double = 48.1173, lon: Double = 11.5167) {
+        var points: [Point] = []
+        var sentences: [String] = []
+        for epoch in 0..<epochs {
+            // Positions on the NMEA grid (1e-4 minute) so that gpsd reports them exactly.
+            let latMinutes = (lat * 60 * 10_000).rounded() / 10_000 + Double(epoch) * 0.002
+            let lonMinutes = (lon * 60 * 10_000).rounded() / 10_000 + Double(epoch) * 0.003
+            points.append(Point(lat: latMinutes / 60, lon: lonMinutes / 60))
+            let time = String(format: "12%02d%02d.00", epoch / 60, epoch % 60)
+            let latField = String(format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
+            let lonField = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
+            sentences.append(Self.sentence("GPGGA,\(time),\(latField),\(lonField),1,08,0.9,545.4,M,46.9,M,,"))
+            sentences.append(Self.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
+            sentences.append(Self.sentence("GPGSV,2,1,08,04,45,090,40,05,30,180,38,09,60,270,42,12,20,010,35"))
+            sentences.append(Self.sentence("GPGSV,2,2,08,17,50,120,41,20,25,300,36,24,70,200,44,25,15,060,33"))
+            sentences.append(Self.sentence("GPRMC,\(time),A,\(latField),\(lonField),012.0,045.0,221126,,,A"))
+        }
+        self.points = points
+        self.sentences = sentences
+    }
+
+    /// Writes the track to a new temporary file.
+    func write() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("locationd-track-\(UUID().uuidString).nmea")
+        try (sentences.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
+        return url
+    }
+
+    /// Whether `lat`, `lon` is one of the track's points (to 1e-7 degree).
+    func contains(lat: Double, lon: Double) -> Bool {
+        points.contains { abs($0.lat - lat) < 1e-7 && abs($0.lon - lon) < 1e-7 }
+    }
+
+    /// `$body*CS` with NMEA's XOR checksum.
+    static func sentence(_ body: String) -> String {
+        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$" + body + String(format: "*%02X", checksum)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+
+@testable import LocationState
+
+/// A gpsd connector that plays scripted connections, for GPSDProvider's logic
+/// without a gpsd: each `connect` takes the next outcome, and refuses once they run out.
+final class ScriptedGPSD: @unchecked Sendable {
+    // @unchecked Sendable: `outcomes` and `attempts` are only touched while holding `lock`.
+
+    /// What one connection attempt does.
+    enum Outcome {
+        /// The connection is refused with `reason`.
+        case refuse(String)
+        /// The connection opens and delivers `steps`, then stays open and silent.
+        case session([Step])
+    }
+
+    /// One thing a scripted session does when read.
+    enum Step {
+        /// A report arrives.
+        case message(GPSDMessage)
+        /// Part of a line arrives (the read returns nothing).
+        case partial
+        /// The connection breaks.
+        case fail(String)
+    }
+
+    private let lock = NSLock()
+    private var outcomes: [Outcome]
+    private var attempts = 0
+
+    init(_ outcomes: [Outcome]) { self.outcomes = outcomes }
+
+    /// How many times the provider tried to connect.
+    var connectionAttempts: Int { lock.withLock { attempts } }
+
+    var connector: GPSDConnector {
+        GPSDConnector { _, _ throws(GPSDConnectionError) in
+            let outcome: Outcome? = self.lock.withLock {
+                self.attempts += 1
+                return self.outcomes.isEmpty ? nil : self.outcomes.removeFirst()
+            }
+            switch outcome {
+            case .refuse(let reason): throw GPSDConnectionError(reason: reason)
+            case .session(let steps): return Session(steps: steps)
+            case nil: throw GPSDConnectionError(reason: "no more scripted connections")
+            }
+        }
+    }
+
+    private final class Session: GPSDSession {
+        private var steps: [Step]
+
+        init(steps: [Step]) { self.steps = steps }
+
+        func waitForInput(timeout: Duration) -> Bool {
+            if !steps.isEmpty { return true }
+            Thread.sleep(forTimeInterval: Double(timeout.components.attoseconds) / 1e18 + Double(timeout.components.seconds))
+            return false
+        }
+
+        func read() throws(GPSDConnectionError) -> GPSDMessage? {
+            guard !steps.isEmpty else { return nil }
+            switch steps.removeFirst() {
+            case .message(let message): return message
+            case .partial: return nil
+            case .fail(let reason): throw GPSDConnectionError(reason: reason)
+            }
+        }
+
+        func close() {}
+    }
+}
+
+extension GPSDProvider {
+    /// A provider over `script`, with fast backoff and polling.
+    static func scripted(_ script: ScriptedGPSD, logger: Logger, greetingTimeout: Duration = .seconds(5)) -> GPSDProvider {
+        GPSDProvider(
+            host: "gpsd.test", port: 2947, backoff: Backoff(initial: .milliseconds(5), maximum: .milliseconds(20)),
+            pollInterval: .milliseconds(10), greetingTimeout: greetingTimeout, logger: logger,
+            connector: script.connector)
+    }
+}
