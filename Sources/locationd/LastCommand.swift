@@ -56,7 +56,7 @@ struct LastCommand: ParsableCommand {
                     "locationd: no daemon answers on \(socketPath); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
                 )
             }
-        } catch let error as LocationError {
+        } catch {
             throw error.exit()
         }
         guard let fix = answer.fix else {

@@ -10,7 +10,7 @@ import LocationState
 /// `flock(2)` on `DIR/locationd.lock`: the kernel drops it when the process ends,
 /// however it ends, so a killed daemon never leaves a stale lock behind. The file
 /// holds the owner's pid, for the message a second daemon prints.
-final class DaemonLock {
+final class DaemonLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock or throws `LocationError` naming the daemon that holds it.
