@@ -4,7 +4,8 @@ import Foundation
 ///
 /// gpsfake feeds a real gpsd a 1 Hz track; `locationd run --source gpsd` reads it.
 /// Each round times one `locationd last` (it asks the daemon over its socket) and
-/// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating.
+/// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating, and
+/// `/bin/true` for the cost of starting a process from the benchmark, which both include.
 func lastBenchmark() async throws {
     let locationd = try releaseLocationd()
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-last-\(getpid())")
@@ -26,7 +27,9 @@ func lastBenchmark() async throws {
     let rounds = 30
     var ours: [Double] = []
     var peer: [Double] = []
+    var baseline: [Double] = []
     for _ in 0..<rounds {
+        baseline.append(try runProcess("/bin/true", []).seconds)
         let last = try runProcess(locationd.path, ["last", "--data-dir", data, "--json"])
         guard last.status == 0 else { throw BenchmarkError("locationd last failed: \(last.stderr)") }
         ours.append(last.seconds)
@@ -36,8 +39,10 @@ func lastBenchmark() async throws {
     }
     let (ourMedian, ourP90) = percentiles(ours)
     let (peerMedian, peerP90) = percentiles(peer)
+    let (baselineMedian, _) = percentiles(baseline)
     print(String(format: "locationd last:     median %.1f ms, p90 %.1f ms (%d runs)", ourMedian * 1000, ourP90 * 1000, rounds))
     print(String(format: "gpspipe -w -n 5:    median %.1f ms, p90 %.1f ms (%d runs)", peerMedian * 1000, peerP90 * 1000, rounds))
+    print(String(format: "/bin/true (spawn cost, in both figures): median %.1f ms", baselineMedian * 1000))
     print(
         String(
             format: "last: ratio %.1f vs gpspipe -w -n 5 (median %.1f ms ours, %.1f ms gpspipe; higher is faster)",
