@@ -4,14 +4,14 @@ import Testing
 @testable import locationd
 
 /// What a run of the built binary printed, and how it ended.
-struct Run {
+private struct ReplayRun {
     let status: Int32
     let stdout: String
     let stderr: String
 }
 
 /// Runs `locationd` with `arguments` and waits for it to exit.
-func runLocationd(_ arguments: [String]) throws -> Run {
+private func runLocationd(_ arguments: [String]) throws -> ReplayRun {
     let process = Process()
     process.executableURL = locationdBinary()
     process.arguments = arguments
@@ -23,19 +23,19 @@ func runLocationd(_ arguments: [String]) throws -> Run {
     let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
     let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(
+    return ReplayRun(
         status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
         stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
 /// The path of a file in SampleTracks/.
-func sampleTrackPath(_ name: String) -> String {
+private func sampleTrackPath(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
 }
 
 /// A fresh temporary file holding `bytes`.
-func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
+private func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
     let path = NSTemporaryDirectory() + "locationd-test-\(UUID().uuidString)\(suffix)"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
