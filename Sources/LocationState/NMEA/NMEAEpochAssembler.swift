@@ -79,8 +79,8 @@ public struct NMEAEpochAssembler: Sendable {
     private var state = State()
     /// The state of the epoch before the one in progress.
     private var previousState = State()
-    /// What the epoch in progress reports, once its end sentence has arrived.
-    private var pending: ProviderEvent?
+    /// The epoch's state and time when its end sentence arrived.
+    private var pending: (State, Date?)?
     private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
     private var satellitesUsed = 0
@@ -193,12 +193,18 @@ public struct NMEAEpochAssembler: Sendable {
         if let value = next.gst { state.gst = value }
     }
 
-    /// Takes the epoch's fix as it stands now.
+    /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
     private mutating func report() {
         lastReportedMode = state.mode
-        let time = epochTime.flatMap { fixTime(timeOfDay: $0) }
+        pending = (state, epochTime.flatMap { fixTime(timeOfDay: $0) })
+    }
+
+    /// Emits the reported epoch, if any, with the values derived from the previous fix.
+    private mutating func release(_ emit: (ProviderEvent) -> Void) {
+        guard let (state, time) = pending else { return }
+        pending = nil
         guard state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude else {
-            if state.mode == .noFix { pending = .noFix(time) }
+            if state.mode == .noFix { emit(.noFix(time)) }
             return
         }
         var location = Location(
@@ -224,10 +230,10 @@ public struct NMEAEpochAssembler: Sendable {
             location.eph = state.hdop.map { $0 * 19 }
             if location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
         }
-        if let time, let last = lastFix {
+        if let time {
             let seconds = time.timeIntervalSince1970
-            let interval = seconds - last.seconds
-            if interval > 0 {
+            if let last = lastFix, seconds > last.seconds {
+                let interval = seconds - last.seconds
                 if location.speed == nil {
                     location.speed = Geodesy.distance(
                         latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
@@ -237,18 +243,9 @@ public struct NMEAEpochAssembler: Sendable {
                     location.climb = (altitude - previous) / interval
                 }
             }
+            lastFix = (seconds, latitude, longitude, location.altMSL)
         }
-        pending = .fix(location)
-    }
-
-    /// Emits the reported epoch, if any.
-    private mutating func release(_ emit: (ProviderEvent) -> Void) {
-        guard let event = pending else { return }
-        pending = nil
-        if case .fix(let location) = event, let time = location.time, let lat = location.lat, let lon = location.lon {
-            lastFix = (time.timeIntervalSince1970, lat, lon, location.altMSL)
-        }
-        emit(event)
+        emit(.fix(location))
     }
 
     private func fixTime(timeOfDay: Int) -> Date? {
