@@ -64,7 +64,16 @@ public struct NMEAEpochAssembler: Sendable {
         var satellites: Int?
         var hdop: Double?
         var vdop: Double?
-        var gst: NMEASentence.GST?
+        /// GST one-sigma errors: latitude, longitude, altitude (metres).
+        var latitudeError: Double?
+        var longitudeError: Double?
+        var altitudeError: Double?
+    }
+
+    /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
+    private struct Prior {
+        var mode: FixMode
+        var altitudeMSL: Double?
     }
 
     private let options: Options
@@ -77,8 +86,8 @@ public struct NMEAEpochAssembler: Sendable {
     private var lastTimedKind: Kind?
     private var cycleEnders: Set<Kind> = []
     private var state = State()
-    /// The state of the epoch before the one in progress.
-    private var previousState = State()
+    /// Whether the epoch before the one in progress had an altitude.
+    private var previousHadAltitude = false
     /// The epoch's state and time when its end sentence arrived.
     private var pending: (State, Date?)?
     private var lastReportedMode: FixMode = .unknown
@@ -94,7 +103,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
     public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
-        let prior = state
+        let prior = Prior(mode: state.mode, altitudeMSL: state.altitudeMSL)
         var timed: Int?
         let kind: Kind
         var setsMode = false
@@ -140,7 +149,11 @@ public struct NMEAEpochAssembler: Sendable {
             if let date = zda.date { day = date.daysSince1970 }
         case .gst(let gst):
             kind = .gst
-            next.gst = gst
+            if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+                next.latitudeError = latitudeError
+                next.longitudeError = longitudeError
+                next.altitudeError = gst.altitudeError
+            }
         case .gsv:
             kind = .gsv
         }
@@ -163,11 +176,11 @@ public struct NMEAEpochAssembler: Sendable {
         if let kind = lastTimedKind { cycleEnders.insert(kind) }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
-        previousState = state
+        previousHadAltitude = state.altitudeMSL != nil
         state = State()
     }
 
-    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: State) {
+    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: Prior) {
         if setsMode {
             var mode = next.mode
             // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
@@ -190,7 +203,11 @@ public struct NMEAEpochAssembler: Sendable {
         if let value = next.satellites { state.satellites = value }
         if let value = next.hdop { state.hdop = value }
         if let value = next.vdop { state.vdop = value }
-        if let value = next.gst { state.gst = value }
+        if let value = next.latitudeError {
+            state.latitudeError = value
+            state.longitudeError = next.longitudeError
+            state.altitudeError = next.altitudeError
+        }
     }
 
     /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
@@ -221,11 +238,11 @@ public struct NMEAEpochAssembler: Sendable {
         location.track = state.track
         location.satellitesUsed = state.satellites
         location.hdop = state.hdop
-        if let gst = state.gst, let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+        if let latitudeError = state.latitudeError, let longitudeError = state.longitudeError {
             location.epx = 1.96 * longitudeError
             location.epy = 1.96 * latitudeError
             location.eph = 2.4477 * ((latitudeError * latitudeError + longitudeError * longitudeError) / 2).squareRoot()
-            if let altitudeError = gst.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
+            if let altitudeError = state.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
         } else {
             location.eph = state.hdop.map { $0 * 19 }
             if location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
@@ -284,7 +301,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let count = gga.satellitesUsed, state.satellites == nil { next.satellites = count }
     }
 
-    private func decide(_ rmc: NMEASentence.RMC, prior: State, into next: inout State) {
+    private func decide(_ rmc: NMEASentence.RMC, prior: Prior, into next: inout State) {
         guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"),
             let latitude = rmc.latitude, let longitude = rmc.longitude
         else {
@@ -301,7 +318,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let track = rmc.track { next.track = track }
     }
 
-    private func decide(_ gll: NMEASentence.GLL, prior: State, into next: inout State) {
+    private func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
         guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
             let latitude = gll.latitude, let longitude = gll.longitude
         else {
@@ -314,7 +331,7 @@ public struct NMEAEpochAssembler: Sendable {
         next.status = gll.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? 1
         if prior.altitudeMSL != nil || satellitesUsed > 3 {
             next.mode = .threeD
-        } else if prior.mode < .twoD || previousState.altitudeMSL == nil {
+        } else if prior.mode < .twoD || !previousHadAltitude {
             next.mode = .twoD
         } else {
             // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.
