@@ -79,3 +79,12 @@ struct LocationJSONTests {
         #expect(UTCCalendar.parseISO8601("2024-13-05T13:00:00Z") == nil)
     }
 }
+
+struct LocationJSONEscapingTests {
+    @Test func deviceNamesAreEscaped() throws {
+        let fix = Location(mode: .twoD, lat: 1, lon: 2, source: .gpsd, device: "/dev/\"odd\\name\u{01}")
+        #expect(fix.jsonString.contains(#""device":"/dev/\"odd\\name\u0001""#))
+        let decoded = try JSONDecoder().decode(Location.self, from: Data(fix.jsonString.utf8))
+        #expect(decoded.device == fix.device)
+    }
+}
