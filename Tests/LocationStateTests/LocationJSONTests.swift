@@ -37,7 +37,8 @@ struct LocationJSONTests {
     }
 
     @Test func decodesGpsdTPVWithOlderAltAndNoSource() throws {
-        let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2010-08-21T08:37:23.000Z","ept":0.005,"#
+        let line =
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2010-08-21T08:37:23.000Z","ept":0.005,"#
             + #""lat":51.925907,"lon":4.5776455,"alt":-4.0,"magvar":1.4,"speed":0.109}"#
         let fix = try JSONDecoder().decode(Location.self, from: Data(line.utf8))
         #expect(fix.altMSL == -4 && fix.source == .gpsd && fix.device == "/dev/ttyACM0")
@@ -54,7 +55,8 @@ struct LocationJSONTests {
     }
 
     @Test(arguments: [
-        (0.0, 3, "0.000"), (-0.0004, 3, "0.000"), (-0.0005, 3, "-0.001"), (1.0005, 3, "1.001"), (179.999_999_999_5, 9, "180.000000000"),
+        (0.0, 3, "0.000"), (-0.0004, 3, "0.000"), (-0.0005, 3, "-0.001"), (1.0005, 3, "1.001"),
+        (179.999_999_999_5, 9, "180.000000000"),
         (-4, 0, "-4"), (1e20, 3, "1e+20"),
     ])
     func decimals(value: Double, decimals: Int, text: String) {

@@ -62,8 +62,11 @@ struct ByteWriter {
     }
 
     /// 10^0 ... 10^12.
-    private static let scales: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-                                Double, Double) = (1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12)
+    private static let scales:
+        (
+            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+            Double, Double
+        ) = (1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12)
 
     /// Writes `value` rounded to `decimals` (0...12) places, `null` when not finite; at most 32 bytes.
     mutating func decimal(_ value: Double, decimals: Int) {

@@ -252,8 +252,10 @@ public struct NMEAEpochAssembler: Sendable {
             if let last = lastFix, seconds > last.seconds {
                 let interval = seconds - last.seconds
                 if location.speed == nil {
-                    location.speed = Geodesy.distance(
-                        latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
+                    location.speed =
+                        Geodesy.distance(
+                            latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude,
+                            longitude2: longitude)
                         / interval
                 }
                 if let altitude = location.altMSL, let previous = last.altitude {
