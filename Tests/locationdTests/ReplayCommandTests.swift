@@ -3,39 +3,14 @@ import Testing
 
 @testable import locationd
 
-/// What a run of the built binary printed, and how it ended.
-private struct ReplayRun {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
-/// Runs `locationd` with `arguments` and waits for it to exit.
-private func runLocationd(_ arguments: [String]) throws -> ReplayRun {
-    let process = Process()
-    process.executableURL = locationdBinary()
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-    let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ReplayRun(
-        status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-        stderr: String(decoding: stderrData, as: UTF8.self))
-}
-
 /// The path of a file in SampleTracks/.
-private func sampleTrackPath(_ name: String) -> String {
+func sampleTrackPath(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
 }
 
 /// A fresh temporary file holding `bytes`.
-private func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
+func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
     let path = NSTemporaryDirectory() + "locationd-test-\(UUID().uuidString)\(suffix)"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
@@ -60,15 +35,12 @@ struct ReplayCommandTests {
         #expect(run.stdout.split(separator: "\n").count == 119)
         #expect(
             run.stderr.contains(
-                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped")
-        )
+                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped"))
     }
 
     @Test(arguments: ["text", "geojson", "gpx"])
     func otherFormats(_ format: String) throws {
-        let run = try runLocationd([
-            "replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format,
-        ])
+        let run = try runLocationd(["replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format])
         #expect(run.status == 0)
         switch format {
         case "geojson":

@@ -2,30 +2,6 @@ import Foundation
 import LocationState
 import Testing
 
-/// What a run of the built binary printed and how it ended.
-private struct Run {
-    var status: Int32
-    var output: String
-    var errors: String
-}
-
-private func locationd(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = locationdBinary()
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complained = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-        status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self),
-        errors: String(decoding: complained, as: UTF8.self))
-}
-
 private let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
 
 private func record(_ zoom: Int, _ x: Int, _ y: Int, visits: Int = 1) -> TileRecord {
@@ -48,27 +24,27 @@ private func dataDirectory() throws -> URL {
 
 @Test func tilesPrintsOnePathPerLineForAPrefetcher() throws {
     let directory = try dataDirectory()
-    let run = try locationd(["tiles", "--data-dir", directory.path])
+    let run = try runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 0)
-    #expect(run.output == "14/10/20\n14/10/21\n14/11/20\n14/11/21\n14/15/18\n17/70406/42987\n")
+    #expect(run.stdout == "14/10/20\n14/10/21\n14/11/20\n14/11/21\n14/15/18\n17/70406/42987\n")
 
-    let zoomed = try locationd(["tiles", "--data-dir", directory.path, "--zoom", "17", "--format", "txt"])
-    #expect(zoomed.output == "17/70406/42987\n")
+    let zoomed = try runLocationd(["tiles", "--data-dir", directory.path, "--zoom", "17", "--format", "txt"])
+    #expect(zoomed.stdout == "17/70406/42987\n")
 }
 
 @Test func tilesPrintsCSVWithTimesInUTC() throws {
-    let run = try locationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
+    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
     #expect(run.status == 0)
-    let lines = run.output.split(separator: "\n")
+    let lines = run.stdout.split(separator: "\n")
     #expect(lines.first == "zoom,x,y,first_seen,last_seen,visits")
     #expect(lines.dropFirst().first == "14,10,20,2027-01-15T08:00:10.000Z,2027-01-15T08:00:10.500Z,3")
     #expect(lines.count == 6)
 }
 
 @Test func tilesPrintsGeoJSONPolygons() throws {
-    let run = try locationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
+    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
     #expect(run.status == 0)
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(json["type"] as? String == "FeatureCollection")
     let features = try #require(json["features"] as? [[String: Any]])
     #expect(features.count == 1)
@@ -87,10 +63,10 @@ private func dataDirectory() throws -> URL {
 }
 
 @Test func tilesStatsGivesCountsMaxSquareAndTimesPerZoom() throws {
-    let run = try locationd(["tiles", "--data-dir", try dataDirectory().path, "--stats"])
+    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--stats"])
     #expect(run.status == 0)
     #expect(
-        run.output == """
+        run.stdout == """
             zoom 14: 5 tiles, 7 visits, max square 2 at 14/10/20, first 2027-01-15T08:00:10.000Z, last 2027-01-15T08:00:15.500Z
             zoom 17: 1 tiles, 2 visits, max square 1 at 17/70406/42987, first 2027-01-16T03:33:26.000Z, last 2027-01-16T03:33:26.500Z
 
@@ -99,11 +75,11 @@ private func dataDirectory() throws -> URL {
 
 @Test func tilesWithoutADatabaseSaysSoAndExits66() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-none-\(UUID().uuidString)")
-    let run = try locationd(["tiles", "--data-dir", directory.path])
+    let run = try runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 66)
-    #expect(run.output.isEmpty)
-    #expect(run.errors.contains("no tile database"))
-    #expect(run.errors.split(separator: "\n").count == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("no tile database"))
+    #expect(run.stderr.split(separator: "\n").count == 1)
     #expect(!FileManager.default.fileExists(atPath: directory.path))
 }
 
@@ -114,10 +90,10 @@ private func dataDirectory() throws -> URL {
     let garbage = Data(repeating: 0x42, count: 4096)
     try garbage.write(to: file)
 
-    let run = try locationd(["tiles", "--data-dir", directory.path, "--stats"])
+    let run = try runLocationd(["tiles", "--data-dir", directory.path, "--stats"])
     #expect(run.status == 66)
-    #expect(run.errors.contains("not a usable database"))
-    #expect(run.errors.split(separator: "\n").count == 1)
+    #expect(run.stderr.contains("not a usable database"))
+    #expect(run.stderr.split(separator: "\n").count == 1)
     #expect(try Data(contentsOf: file) == garbage)
 }
 
@@ -127,7 +103,7 @@ private func dataDirectory() throws -> URL {
     ["--stats", "--format", "csv"],
 ])
 func tilesRejectsBadFlagsWithUsageStatus(flags: [String]) throws {
-    let run = try locationd(["tiles", "--data-dir", try dataDirectory().path] + flags)
+    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path] + flags)
     #expect(run.status == 64)
-    #expect(run.output.isEmpty)
+    #expect(run.stdout.isEmpty)
 }

@@ -93,6 +93,7 @@ public final class TileLogger: Sendable {
         var pending: [Tile: TileRecord] = [:]
         var writeScheduled = false
         var failing = false
+        var closed = false
         var counters = Counters()
 
         /// Adds a record to the pending batch, merged with what is pending for its tile.
@@ -112,7 +113,6 @@ public final class TileLogger: Sendable {
     private let now: @Sendable () -> Date
     private let state = Locked(State())
     private let writer = DispatchQueue(label: "locationd.tiles.writer")
-    private let timer = Locked<Task<Void, Never>?>(nil)
 
     /// - Parameters:
     ///   - configuration: zooms, joining and batching.
@@ -124,7 +124,7 @@ public final class TileLogger: Sendable {
         configuration: Configuration = Configuration(),
         sink: any TileSink,
         logger: Logger = Logger(label: "locationd.tiles"),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(configuration.zooms.allSatisfy(Tile.zoomRange.contains), "zoom outside \(Tile.zoomRange)")
         precondition(configuration.batchSize > 0 && configuration.maxPendingTiles > 0, "batch sizes must be positive")
@@ -132,19 +132,7 @@ public final class TileLogger: Sendable {
         self.sink = sink
         self.log = logger
         self.now = now
-        let interval = configuration.flushInterval
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self, !Task.isCancelled else { return }
-                self.scheduleWrite(evenWhenFailing: true)
-            }
-        }
-        timer.withLock { $0 = task }
-    }
-
-    deinit {
-        timer.withLock { $0?.cancel() }
+        schedulePeriodicWrite()
     }
 
     /// The totals so far.
@@ -214,7 +202,7 @@ public final class TileLogger: Sendable {
     ///
     /// - Throws: the sink's error; what could not be written is lost when the logger goes.
     public func close() async throws(LocationError) {
-        timer.withLock { $0?.cancel() }
+        state.withLock { $0.closed = true }
         try await flush()
     }
 
@@ -230,13 +218,18 @@ public final class TileLogger: Sendable {
         return distance <= configuration.maxSpeed * elapsed
     }
 
-    private func scheduleWrite(evenWhenFailing: Bool) {
-        let start = state.withLock { state in
-            guard !state.writeScheduled, !state.pending.isEmpty, evenWhenFailing || !state.failing else { return false }
-            state.writeScheduled = true
-            return true
+    /// Writes what is pending every `flushInterval` until the logger is closed or released.
+    ///
+    /// A dispatch timer on `writer` rather than a task, so that the writes keep their
+    /// pace even when the cooperative thread pool is busy.
+    private func schedulePeriodicWrite() {
+        let (seconds, attoseconds) = configuration.flushInterval.components
+        let nanoseconds = Int(min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, Double(Int.max)))
+        writer.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, !self.state.withLock({ $0.closed }) else { return }
+            self.writePending()
+            self.schedulePeriodicWrite()
         }
-        if start { writer.async { self.writePending() } }
     }
 
     /// Hands the pending records to the sink. Runs on `writer` only.

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import locationd
+
+/// A running control server with a responder the test controls.
+final class ControlFixture: Sendable {
+    let server: ControlServer
+    let watchers = Watchers()
+
+    /// The send closures of the clients that asked `?WATCH;`.
+    final class Watchers: Sendable {
+        let list = Mutex<[@Sendable (String) -> Void]>([])
+        var isEmpty: Bool { list.withLock(\.isEmpty) }
+    }
+
+    init(socketPath: String, limits: ControlServer.Limits = .init()) async throws {
+        let watchers = watchers
+        let responder = ControlResponder(
+            last: { #"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"age":0.1,"state":"live"}"# },
+            status: { #"{"class":"STATUS","source":"simulated"}"# },
+            watch: { send in
+                watchers.list.withLock { $0.append(send) }
+                return {}
+            })
+        server = ControlServer(
+            path: socketPath, responder: responder, limits: limits, logger: Logger(label: "test"))
+        try await server.start()
+    }
+
+    func broadcast(_ line: String) {
+        for send in watchers.list.withLock({ $0 }) { send(line) }
+    }
+}
+
+@Suite struct ControlSocketTests {
+    @Test func answersRequestsInGpsdStyle() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")
+        defer { Task { await fixture.server.stop() } }
+        let last = try ControlClient.ask("?LAST;", socketPath: fixture.server.path)
+        #expect(last?.hasPrefix(#"{"class":"TPV""#) == true)
+        let status = try ControlClient.ask("?STATUS;", socketPath: fixture.server.path)
+        #expect(status == #"{"class":"STATUS","source":"simulated"}"#)
+        let unknown = try ControlClient.ask("?FLY;", socketPath: fixture.server.path)
+        #expect(unknown == #"{"class":"ERROR","message":"unrecognized request 'FLY'"}"#)
+        let garbage = try ControlClient.ask("\u{1}\u{2}\"zz", socketPath: fixture.server.path)
+        #expect(garbage?.hasPrefix(#"{"class":"ERROR","message":"unrecognized request '"#) == true)
+    }
+
+    @Test func socketIsOwnerOnlyAndRemovedOnStop() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/control.sock"
+        let fixture = try await ControlFixture(socketPath: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        await fixture.server.stop()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try ControlClient.ask("?LAST;", socketPath: path) == nil)
+    }
+
+    @Test func endlessLineIsCutOffAndOthersAreStillServed() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxRequestBytes = 512
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        let flooder = try connectRaw(fixture.server.path)
+        let chunk = Data(repeating: UInt8(ascii: "A"), count: 4096)
+        try? flooder.write(contentsOf: chunk)
+        #expect(readLine(flooder) == #"{"class":"ERROR","message":"request too long"}"#)
+        #expect(readLine(flooder) == nil)
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+
+    @Test func clientsBeyondTheLimitAreRefusedAndSlotsAreReturned() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxClients = 4
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        var held: [FileHandle] = []
+        for _ in 0..<4 {
+            let client = try connectRaw(fixture.server.path)
+            try client.write(contentsOf: Data("?VERSION;".utf8))
+            #expect(readLine(client)?.contains(#""class":"VERSION""#) == true)
+            held.append(client)
+        }
+        let refused = try connectRaw(fixture.server.path)
+        #expect(readLine(refused) == #"{"class":"ERROR","message":"too many clients"}"#)
+        held.removeAll()
+        try await waitUntil { fixture.server.clientCount == 0 }
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+
+    @Test func watcherReceivesChangesInOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")
+        defer { Task { await fixture.server.stop() } }
+        let watcher = try connectRaw(fixture.server.path)
+        try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
+        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        try await waitUntil { !fixture.watchers.isEmpty }
+        for index in 0..<100 { fixture.broadcast(#"{"n":\#(index)}"#) }
+        for index in 0..<100 { #expect(readLine(watcher) == #"{"n":\#(index)}"#) }
+    }
+
+    @Test func watcherThatNeverReadsIsDroppedWithoutSlowingOthers() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxQueuedBytes = 64 * 1024
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        let sleeper = try connectRaw(fixture.server.path)
+        try sleeper.write(contentsOf: Data("?WATCH;".utf8))
+        try await waitUntil { fixture.server.clientCount == 1 && !fixture.watchers.isEmpty }
+        let line = #"{"class":"TPV","padding":""# + String(repeating: "x", count: 1000) + #""}"#
+        for _ in 0..<5000 { fixture.broadcast(line) }
+        try await waitUntil { fixture.server.clientCount == 0 }
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+}
