@@ -32,7 +32,7 @@ struct GPSDRestartTests {
         for cycle in 1...Self.cycles {
             let gpsfake = try GPSFake(log: file, port: port)
             defer { gpsfake.stop() }
-            let event = try await events.next(within: .seconds(15), "a fix in cycle \(cycle)", where: Self.isFix)
+            let event = try await events.next(within: .seconds(30), "a fix in cycle \(cycle)", where: Self.isFix)
             guard case .fix(let fix) = event else { return }
             #expect(track.contains(lat: fix.lat!, lon: fix.lon!))
             gpsfake.killGPSD()
