@@ -59,4 +59,25 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// A broken invariant inside locationd; a bug to report.
     public static func internalError(_ message: String) -> LocationError { .init(.internalError, message) }
+
+    /// There is no tile database at the path yet.
+    public static func noTileDatabase(path: String) -> LocationError {
+        .init(
+            .noInput,
+            "\(path): no tile database here yet; point --data-dir at the directory locationd logs tiles into.")
+    }
+
+    /// A database file that cannot be used (not SQLite, damaged, or not locationd's); it is left untouched.
+    public static func databaseCorrupt(path: String, reason: String) -> LocationError {
+        .init(
+            .noInput,
+            "\(path): not a usable database (\(reason)); it was left untouched: move it aside to start a new one.")
+    }
+
+    /// Another process holds a lock on the database for longer than locationd waits.
+    public static func databaseLocked(path: String) -> LocationError {
+        .init(
+            .unavailable,
+            "\(path): the database is locked by another process; stop that process or try again later.")
+    }
 }

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A point in Web Mercator tile space at one zoom: fractional tile coordinates, so
+/// that `floor(x)`, `floor(y)` is the tile and the fraction is the place inside it.
+///
+/// x is in `[0, 2^zoom)` (longitude wrapped), y in `[0, 2^zoom]` (latitude clamped).
+struct TilePoint: Sendable, Hashable {
+    var zoom: Int
+    var x: Double
+    var y: Double
+
+    /// The OpenStreetMap formula: `x = (lon + 180) / 360 · 2^z`,
+    /// `y = (1 − asinh(tan φ) / π) / 2 · 2^z`.
+    init(latitude: Double, longitude: Double, zoom: Int) {
+        precondition(Tile.zoomRange.contains(zoom), "zoom \(zoom) outside \(Tile.zoomRange)")
+        precondition(latitude.isFinite && longitude.isFinite, "coordinates must be finite")
+        let count = Double(1 << zoom)
+        let clamped = min(max(latitude, -Tile.maxLatitude), Tile.maxLatitude)
+        var wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        if wrapped < 0 { wrapped += 360 }
+        let phi = clamped * Double.pi / 180
+        self.zoom = zoom
+        self.x = min(wrapped / 360 * count, count.nextDown)
+        self.y = min(max((1 - asinh(tan(phi)) / Double.pi) / 2 * count, 0), count)
+    }
+
+    /// The tile that contains the point; a point on the southern limit belongs to the last row.
+    var tile: Tile {
+        let last = (1 << zoom) - 1
+        return Tile(unchecked: zoom, x: min(Int(x.rounded(.down)), last), y: min(Int(y.rounded(.down)), last))
+    }
+}

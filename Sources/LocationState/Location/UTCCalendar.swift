@@ -1,0 +1,115 @@
+import Foundation
+
+/// Proleptic Gregorian calendar arithmetic in UTC, without Foundation's Calendar (fast, allocation-free).
+enum UTCCalendar {
+    /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a count of days since 1970-01-01 (H. Hinnant's `civil_from_days`).
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Appends `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`), truncating below 1 ms.
+    static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = totalMilliseconds.mod(1000)
+        let seconds = (totalMilliseconds - milliseconds) / 1000
+        let secondOfDay = seconds.mod(86_400)
+        let (year, month, day) = civil(days: (seconds - secondOfDay) / 86_400)
+        DecimalFormatting.appendPadded(year, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        DecimalFormatting.appendPadded(month, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        DecimalFormatting.appendPadded(day, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        DecimalFormatting.appendPadded(secondOfDay / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        DecimalFormatting.appendPadded(secondOfDay / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        DecimalFormatting.appendPadded(secondOfDay % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        DecimalFormatting.appendPadded(milliseconds, width: 3, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `date` as ISO 8601 UTC with milliseconds.
+    static func iso8601(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Parses ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SS[.fff...]Z` or with a `+00:00` offset); nil when malformed.
+    static func parseISO8601(_ text: some StringProtocol) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ width: Int) -> Int? {
+            guard start + width <= bytes.count else { return nil }
+            var value = 0
+            for index in start..<start + width {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            while index < bytes.count, let digit = number(index, 1) {
+                fraction += Double(digit) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        var offsetSeconds = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "Z") {
+            index += 1
+        } else if index + 6 == bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+            let hours = number(index + 1, 2), let minutes = number(index + 4, 2)
+        {
+            offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
+    }
+
+}
+
+extension Int {
+    /// The non-negative remainder of division by `divisor`.
+    func mod(_ divisor: Int) -> Int {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+}

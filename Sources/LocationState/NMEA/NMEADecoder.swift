@@ -1,0 +1,111 @@
+/// Decodes an NMEA byte stream, chunk by chunk, into fixes: line framing, parsing and epoch assembly.
+///
+/// Lines end in LF, CRLF or CR. A line longer than ``maximumLineLength`` is dropped
+/// and the rest of it skipped without being buffered, so memory stays bounded
+/// whatever the input. `#` lines are comments (gpsd's logs start with some).
+public struct NMEADecoder: Sendable {
+    /// The longest line kept, in bytes (NMEA allows 82; some receivers send longer proprietary lines).
+    public static let maximumLineLength = 512
+
+    /// Counts so far.
+    public private(set) var statistics = NMEAStatistics()
+    private var assembler: NMEAEpochAssembler
+    /// The start of a line cut by the end of the previous chunk.
+    private var pending: [UInt8] = []
+    /// Whether the line in progress is over-long and being skipped.
+    private var discarding = false
+
+    public init(options: NMEAEpochAssembler.Options = .init()) {
+        assembler = NMEAEpochAssembler(options: options)
+        pending.reserveCapacity(NMEADecoder.maximumLineLength)
+    }
+
+    /// Decodes the next chunk of the stream; `emit` receives each completed epoch.
+    public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
+        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
+        let limit = NMEADecoder.maximumLineLength
+        var lineStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 10 || byte == 13 {
+                if discarding {
+                    discarding = false
+                } else if pending.isEmpty {
+                    line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+                } else {
+                    var carried = pending
+                    pending = []
+                    carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                    if carried.count > limit {
+                        statistics.droppedLines += 1
+                    } else {
+                        carried.withUnsafeBufferPointer { line($0, emit) }
+                    }
+                    carried.removeAll(keepingCapacity: true)
+                    pending = carried
+                }
+                lineStart = index + 1
+            } else if !discarding, index - lineStart + pending.count >= limit {
+                statistics.droppedLines += 1
+                discarding = true
+                pending.removeAll(keepingCapacity: true)
+            }
+            index += 1
+        }
+        if !discarding, lineStart < bytes.count {
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<bytes.count]))
+        }
+    }
+
+    /// Decodes a whole buffer (tests, small inputs) and ends the stream.
+    public mutating func decodeAll(_ bytes: some Collection<UInt8>, _ emit: (ProviderEvent) -> Void) {
+        Array(bytes).withUnsafeBytes { decode($0, emit) }
+        finish(emit)
+    }
+
+    /// Ends the stream: decodes a last line without terminator and the last epoch.
+    public mutating func finish(_ emit: (ProviderEvent) -> Void) {
+        if !discarding, !pending.isEmpty {
+            let carried = pending
+            pending = []
+            carried.withUnsafeBufferPointer { line($0, emit) }
+        }
+        discarding = false
+        var fixes = 0
+        assembler.finish { event in
+            if case .fix = event { fixes += 1 }
+            emit(event)
+        }
+        statistics.fixes += fixes
+    }
+
+    private mutating func line(_ line: UnsafeBufferPointer<UInt8>, _ emit: (ProviderEvent) -> Void) {
+        guard let first = line.first else { return }
+        if first == UInt8(ascii: "#") {
+            statistics.comments += 1
+            return
+        }
+        switch NMEAParser.parse(line) {
+        case .sentence(let sentence):
+            statistics.sentences += 1
+            var fixes = 0
+            assembler.add(sentence) { event in
+                if case .fix = event { fixes += 1 }
+                emit(event)
+            }
+            statistics.fixes += fixes
+        case .unknown:
+            statistics.sentences += 1
+            statistics.unknownSentences += 1
+        case .malformed:
+            statistics.sentences += 1
+            statistics.malformedSentences += 1
+        case .badChecksum:
+            statistics.badChecksums += 1
+        case .notNMEA:
+            statistics.droppedLines += 1
+        }
+    }
+}

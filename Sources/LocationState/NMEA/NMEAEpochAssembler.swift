@@ -1,0 +1,396 @@
+import Foundation
+
+/// Turns a stream of ``NMEASentence``s into one ``ProviderEvent`` per epoch, as gpsd reports them.
+///
+/// An epoch (gpsd's "reporting cycle") starts with a timed sentence whose time of day
+/// differs by more than 10 ms from the previous timed sentence's. Timed sentences are
+/// GGA, GLL and GNS with a time, and RMC with status `A`/`D`, a time and a date; ZDA
+/// only gives the date (gpsd 3.22 does not start or end a cycle on it).
+/// The fields every sentence sets merge into the epoch's state in arrival order:
+/// position from the last of GGA/RMC/GLL/GNS, speed and course from RMC and VTG,
+/// altitude, geoid separation, satellites and HDOP from GGA and GNS, dimension,
+/// satellites used and DOPs from GSA, error estimates from GST.
+///
+/// Like gpsd, the assembler learns which sentence types end a cycle (the last timed
+/// sentence before the time moves on) and takes the epoch's fix when such a sentence
+/// arrives; until it has learnt one, after every sentence. An epoch that never reaches
+/// its end sentence (a log cut short, a receiver that skips sentences) is not reported:
+/// its data are incomplete. The epoch is emitted when the next one begins, or at
+/// ``finish(_:)``: `.fix(Location)` for a 2D or 3D fix with a position, `.noFix` when
+/// the receiver said it had none.
+///
+/// Derived values, as gpsd computes them: `speed` from the distance (WGS84) to the
+/// previous fix over the time between them when no sentence gave one; `climb` from the
+/// altitudes; `eph` = HDOP × 19 m and `epv` = VDOP × 23 m (95 %), or, when the epoch has
+/// a GST, 1.96 σ per axis (`epx`, `epy`, `epv`) and 2.45 σ horizontally (`eph`).
+///
+/// Dates follow the rules of ``NMEADate``: no fix has a `time` before an RMC or ZDA has
+/// given a date.
+public struct NMEAEpochAssembler: Sendable {
+    /// How fixes are stamped.
+    public struct Options: Sendable, Hashable {
+        /// The `source` of every fix.
+        public var source: FixSource
+        /// The `device` of every fix.
+        public var device: String?
+        /// Dates before this are moved forward by whole 1024-week GPS eras (nil: never).
+        public var rolloverFloor: NMEADate?
+
+        public init(source: FixSource = .replay, device: String? = nil, rolloverFloor: NMEADate? = nil) {
+            self.source = source
+            self.device = device
+            self.rolloverFloor = rolloverFloor
+        }
+    }
+
+    /// Two timed sentences whose times differ by at most this belong to one epoch, milliseconds.
+    static let epochTolerance = 10
+
+    /// The sentence types, for learning which one ends a cycle.
+    private enum Kind: UInt8 {
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+    }
+
+    /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).
+    private struct State {
+        var mode: FixMode = .unknown
+        var status: Int?
+        var latitude: Double?
+        var longitude: Double?
+        var altitudeMSL: Double?
+        var geoidSeparation: Double?
+        var speed: Double?
+        var track: Double?
+        var satellites: Int?
+        var hdop: Double?
+        var vdop: Double?
+        var gst: NMEASentence.GST?
+    }
+
+    private let options: Options
+    /// Days since 1970 of the current date, once an RMC or ZDA has given one.
+    private var day: Int?
+    /// Time of day of the epoch in progress, milliseconds.
+    private var epochTime: Int?
+    /// Time of day of the last timed sentence, milliseconds.
+    private var lastTimedTime: Int?
+    private var lastTimedKind: Kind?
+    private var cycleEnders: Set<Kind> = []
+    private var state = State()
+    /// The state of the epoch before the one in progress.
+    private var previousState = State()
+    /// What the epoch in progress reports, once its end sentence has arrived.
+    private var pending: ProviderEvent?
+    private var lastReportedMode: FixMode = .unknown
+    /// Satellites used by the last GSA set, which gpsd keeps across epochs.
+    private var satellitesUsed = 0
+    private var lastGSATalker: UInt8 = 0
+    private var lastGGA: (talker: UInt8, time: Int)?
+    private var lastFix: (seconds: Double, latitude: Double, longitude: Double, altitude: Double?)?
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Feeds one sentence; `emit` receives the epoch it completes, if any.
+    public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
+        let prior = state
+        var timed: Int?
+        let kind: Kind
+        var setsMode = false
+        var next = State()
+        switch sentence.body {
+        case .gga(let gga):
+            kind = .gga
+            timed = gga.timeOfDay
+            setsMode = true
+            decide(gga, talker: sentence.talker, into: &next)
+        case .rmc(let rmc):
+            kind = .rmc
+            if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
+                let date = rmc.date
+            {
+                timed = time
+                day = date.daysSince1970
+            }
+            setsMode = true
+            decide(rmc, prior: prior, into: &next)
+        case .gll(let gll):
+            kind = .gll
+            timed = gll.timeOfDay
+            setsMode = true
+            decide(gll, prior: prior, into: &next)
+        case .gns(let gns):
+            kind = .gns
+            timed = gns.timeOfDay
+            setsMode = decide(gns, into: &next)
+        case .gsa(let gsa):
+            kind = .gsa
+            setsMode = decide(gsa, talker: sentence.talker, into: &next)
+        case .vtg(let vtg):
+            kind = .vtg
+            if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
+                vtg.faaMode != UInt8(ascii: "E")
+            {
+                next.track = track
+                next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot
+            }
+        case .zda(let zda):
+            kind = .zda
+            if let date = zda.date { day = date.daysSince1970 }
+        case .gst(let gst):
+            kind = .gst
+            next.gst = gst
+        case .gsv:
+            kind = .gsv
+        }
+        if kind != .gsa { lastGSATalker = 0 }
+        if let time = timed { beginCycleIfNew(time, emit) }
+        merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
+        if timed != nil { lastTimedKind = kind }
+        if cycleEnders.isEmpty || (timed != nil && cycleEnders.contains(kind)) { report() }
+    }
+
+    /// Ends the input: emits the epoch in progress if it was reported.
+    public mutating func finish(_ emit: (ProviderEvent) -> Void) {
+        release(emit)
+    }
+
+    private mutating func beginCycleIfNew(_ time: Int, _ emit: (ProviderEvent) -> Void) {
+        defer { lastTimedTime = time }
+        if let last = lastTimedTime, abs(time - last) <= NMEAEpochAssembler.epochTolerance { return }
+        release(emit)
+        if let kind = lastTimedKind { cycleEnders.insert(kind) }
+        if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
+        epochTime = time
+        previousState = state
+        state = State()
+    }
+
+    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: State) {
+        if setsMode {
+            var mode = next.mode
+            // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
+            if keepsThreeD, mode == .twoD, prior.mode == .threeD, state.altitudeMSL != nil || prior.altitudeMSL != nil {
+                mode = .threeD
+            }
+            state.mode = mode
+        }
+        if let value = next.status { state.status = value }
+        if let latitude = next.latitude, let longitude = next.longitude {
+            state.latitude = latitude
+            state.longitude = longitude
+        }
+        if let value = next.altitudeMSL {
+            state.altitudeMSL = value
+            state.geoidSeparation = next.geoidSeparation
+        }
+        if let value = next.speed { state.speed = value }
+        if let value = next.track { state.track = value }
+        if let value = next.satellites { state.satellites = value }
+        if let value = next.hdop { state.hdop = value }
+        if let value = next.vdop { state.vdop = value }
+        if let value = next.gst { state.gst = value }
+    }
+
+    /// Takes the epoch's fix as it stands now.
+    private mutating func report() {
+        lastReportedMode = state.mode
+        let time = epochTime.flatMap { fixTime(timeOfDay: $0) }
+        guard state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude else {
+            if state.mode == .noFix { pending = .noFix(time) }
+            return
+        }
+        var location = Location(
+            time: time, mode: state.mode, status: state.status, lat: latitude, lon: longitude,
+            source: options.source, device: options.device)
+        if state.mode == .threeD, let altitude = state.altitudeMSL {
+            location.altMSL = altitude
+            if let separation = state.geoidSeparation {
+                location.geoidSep = separation
+                location.altHAE = altitude + separation
+            }
+        }
+        location.speed = state.speed
+        location.track = state.track
+        location.satellitesUsed = state.satellites
+        location.hdop = state.hdop
+        if let gst = state.gst, let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+            location.epx = 1.96 * longitudeError
+            location.epy = 1.96 * latitudeError
+            location.eph = 2.4477 * ((latitudeError * latitudeError + longitudeError * longitudeError) / 2).squareRoot()
+            if let altitudeError = gst.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
+        } else {
+            location.eph = state.hdop.map { $0 * 19 }
+            if location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
+        }
+        if let time, let last = lastFix {
+            let seconds = time.timeIntervalSince1970
+            let interval = seconds - last.seconds
+            if interval > 0 {
+                if location.speed == nil {
+                    location.speed = Geodesy.distance(
+                        latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
+                        / interval
+                }
+                if let altitude = location.altMSL, let previous = last.altitude {
+                    location.climb = (altitude - previous) / interval
+                }
+            }
+        }
+        pending = .fix(location)
+    }
+
+    /// Emits the reported epoch, if any.
+    private mutating func release(_ emit: (ProviderEvent) -> Void) {
+        guard let event = pending else { return }
+        pending = nil
+        if case .fix(let location) = event, let time = location.time, let lat = location.lat, let lon = location.lon {
+            lastFix = (time.timeIntervalSince1970, lat, lon, location.altMSL)
+        }
+        emit(event)
+    }
+
+    private func fixTime(timeOfDay: Int) -> Date? {
+        guard var day else { return nil }
+        if let floor = options.rolloverFloor?.daysSince1970, day < floor {
+            let eras = (floor - day + NMEADate.daysPerRolloverEra - 1) / NMEADate.daysPerRolloverEra
+            day += eras * NMEADate.daysPerRolloverEra
+        }
+        return Date(timeIntervalSince1970: Double(day * 86_400) + Double(timeOfDay) / 1000)
+    }
+
+    private mutating func decide(_ gga: NMEASentence.GGA, talker: NMEATalker, into next: inout State) {
+        if let quality = gga.quality { next.status = NMEAEpochAssembler.status(quality: quality) }
+        if let hdop = gga.hdop { next.hdop = hdop }
+        // A GGA repeating the previous GGA's time (same talker) means the receiver lost lock (gpsd).
+        if let time = gga.timeOfDay, let last = lastGGA, last.talker == talker.second, last.time == time {
+            next.mode = .noFix
+            next.status = 0
+            return
+        }
+        if let time = gga.timeOfDay { lastGGA = (talker.second, time) }
+        let satellites = gga.satellitesUsed ?? 0
+        guard let latitude = gga.latitude, let longitude = gga.longitude, gga.quality != 0 else {
+            next.mode = .noFix
+            return
+        }
+        next.latitude = latitude
+        next.longitude = longitude
+        next.mode = .twoD
+        if let altitude = gga.altitudeMSL {
+            next.altitudeMSL = altitude
+            next.geoidSeparation = gga.geoidSeparation
+            if satellites >= 4 { next.mode = .threeD }
+        }
+        if satellites < 3 { next.mode = .noFix }
+        if let count = gga.satellitesUsed, state.satellites == nil { next.satellites = count }
+    }
+
+    private func decide(_ rmc: NMEASentence.RMC, prior: State, into next: inout State) {
+        guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"),
+            let latitude = rmc.latitude, let longitude = rmc.longitude
+        else {
+            next.mode = .noFix
+            next.status = 0
+            return
+        }
+        next.latitude = latitude
+        next.longitude = longitude
+        next.status = rmc.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? (rmc.status == UInt8(ascii: "D") ? 2 : 1)
+        next.mode = lastReportedMode == .threeD ? .threeD : .twoD
+        if satellitesUsed > 3 || prior.altitudeMSL != nil { next.mode = .threeD }
+        if let knots = rmc.speedKnots { next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot }
+        if let track = rmc.track { next.track = track }
+    }
+
+    private func decide(_ gll: NMEASentence.GLL, prior: State, into next: inout State) {
+        guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
+            let latitude = gll.latitude, let longitude = gll.longitude
+        else {
+            next.mode = .noFix
+            next.status = 0
+            return
+        }
+        next.latitude = latitude
+        next.longitude = longitude
+        next.status = gll.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? 1
+        if prior.altitudeMSL != nil || satellitesUsed > 3 {
+            next.mode = .threeD
+        } else if prior.mode < .twoD || previousState.altitudeMSL == nil {
+            next.mode = .twoD
+        } else {
+            // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.
+            next.mode = .unknown
+        }
+    }
+
+    private func decide(_ gns: NMEASentence.GNS, into next: inout State) -> Bool {
+        guard let mode = gns.mode, mode != UInt8(ascii: "N") else {
+            next.mode = .noFix
+            return true
+        }
+        if gns.navigationalStatus == UInt8(ascii: "U") || gns.navigationalStatus == UInt8(ascii: "V") { return false }
+        guard let latitude = gns.latitude, let longitude = gns.longitude else {
+            next.mode = .noFix
+            return true
+        }
+        next.latitude = latitude
+        next.longitude = longitude
+        next.mode = .twoD
+        if let altitude = gns.altitudeMSL {
+            next.altitudeMSL = altitude
+            next.geoidSeparation = gns.geoidSeparation
+            if (gns.satellitesUsed ?? 0) > 3 { next.mode = .threeD }
+        }
+        if let count = gns.satellitesUsed, state.satellites == nil { next.satellites = count }
+        if let hdop = gns.hdop { next.hdop = hdop }
+        next.status = NMEAEpochAssembler.status(faaMode: mode)
+        return true
+    }
+
+    private mutating func decide(_ gsa: NMEASentence.GSA, talker: NMEATalker, into next: inout State) -> Bool {
+        // Several GSA in one epoch (GN per constellation, or GP then GL/BD) add up; a repeat of one talker restarts.
+        if lastGSATalker == 0 || (lastGSATalker == talker.second && talker.second != UInt8(ascii: "N")) {
+            satellitesUsed = 0
+        }
+        lastGSATalker = talker.second
+        satellitesUsed += gsa.satellites.count
+        next.satellites = satellitesUsed
+        if let hdop = gsa.hdop { next.hdop = hdop }
+        if let vdop = gsa.vdop { next.vdop = vdop }
+        guard let fixType = gsa.fixType, let mode = FixMode(rawValue: fixType), mode >= .noFix else { return false }
+        next.mode = mode
+        return true
+    }
+
+    /// Metres per second in one knot.
+    static let metersPerSecondPerKnot = 1852.0 / 3600.0
+
+    /// gpsd's status for a GGA fix quality.
+    static func status(quality: Int) -> Int {
+        switch quality {
+        case 0: 0
+        case 2: 2
+        case 4: 3
+        case 5: 4
+        case 6: 5
+        case 7: 7
+        case 8: 8
+        default: 1
+        }
+    }
+
+    /// gpsd's status for an FAA mode indicator.
+    static func status(faaMode: UInt8) -> Int {
+        switch faaMode {
+        case UInt8(ascii: "D"), UInt8(ascii: "P"): 2
+        case UInt8(ascii: "R"): 3
+        case UInt8(ascii: "F"): 4
+        case UInt8(ascii: "E"): 5
+        case UInt8(ascii: "S"): 8
+        case UInt8(ascii: "N"): 0
+        default: 1
+        }
+    }
+}

@@ -1,0 +1,176 @@
+/// The comma-separated fields of one sentence, read in place from the line's bytes.
+///
+/// Field 0 is the tag (`GPGGA`). A field past the end reads as empty. Numbers are
+/// decoded straight from ASCII, without making a String per field.
+struct NMEAFields {
+    /// The sentence body: the bytes after `$` and before `*`.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Start and end offsets of each field, interleaved.
+    let bounds: UnsafeMutableBufferPointer<Int32>
+    /// How many fields, tag included.
+    let count: Int
+
+    /// The most fields a sentence may have; further fields are ignored.
+    static let capacity = 48
+
+    /// Splits `bytes` on commas into `bounds` (capacity `2 * NMEAFields.capacity`).
+    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) {
+        self.bytes = bytes
+        self.bounds = bounds
+        var count = 0
+        var start = 0
+        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ",") {
+            if count == NMEAFields.capacity { break }
+            bounds[2 * count] = Int32(start)
+            bounds[2 * count + 1] = Int32(index)
+            count += 1
+            start = index + 1
+        }
+        if count < NMEAFields.capacity {
+            bounds[2 * count] = Int32(start)
+            bounds[2 * count + 1] = Int32(bytes.count)
+            count += 1
+        }
+        self.count = count
+    }
+
+    /// The byte range of field `index`, empty when past the end.
+    @inline(__always)
+    func range(_ index: Int) -> Range<Int> {
+        guard index < count else { return 0..<0 }
+        return Int(bounds[2 * index])..<Int(bounds[2 * index + 1])
+    }
+
+    func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
+
+    /// The first byte of field `index`, nil when the field is empty.
+    func character(_ index: Int) -> UInt8? {
+        let range = range(index)
+        return range.isEmpty ? nil : bytes[range.lowerBound]
+    }
+
+    /// A non-negative decimal integer, nil when empty or not all digits.
+    func integer(_ index: Int) -> Int? {
+        let range = range(index)
+        guard !range.isEmpty, range.count <= 9 else { return nil }
+        var value = 0
+        for position in range {
+            let digit = Int(bytes[position]) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// A decimal number (`-12.345`, `.5`, `7.`), nil when empty or malformed.
+    func number(_ index: Int) -> Double? { NMEAFields.number(bytes, range(index)) }
+
+    /// A time of day `hhmmss[.sss]` in milliseconds since midnight (fractions below 1 ms truncated).
+    func timeOfDay(_ index: Int) -> Int? {
+        let range = range(index)
+        guard range.count >= 6 else { return nil }
+        var digits = 0
+        var value = [0, 0, 0]
+        for pair in 0..<3 {
+            let tens = Int(bytes[range.lowerBound + 2 * pair]) &- 48
+            let ones = Int(bytes[range.lowerBound + 2 * pair + 1]) &- 48
+            guard tens >= 0, tens <= 9, ones >= 0, ones <= 9 else { return nil }
+            value[pair] = tens * 10 + ones
+            digits += 2
+        }
+        guard value[0] < 24, value[1] < 60, value[2] <= 60 else { return nil }
+        var milliseconds = 0
+        var position = range.lowerBound + 6
+        if position < range.upperBound {
+            guard bytes[position] == UInt8(ascii: ".") else { return nil }
+            position += 1
+            var scale = 100
+            while position < range.upperBound {
+                let digit = Int(bytes[position]) &- 48
+                guard digit >= 0, digit <= 9 else { return nil }
+                milliseconds += digit * scale
+                scale /= 10
+                position += 1
+            }
+        }
+        return ((value[0] * 60 + value[1]) * 60 + value[2]) * 1000 + milliseconds
+    }
+
+    /// A date `ddmmyy` with the two-digit year rule of ``NMEADate/year(twoDigit:)``.
+    func date(_ index: Int) -> NMEADate? {
+        let range = range(index)
+        guard range.count == 6, let packed = integer(index) else { return nil }
+        return NMEADate(year: NMEADate.year(twoDigit: packed % 100), month: packed / 100 % 100, day: packed / 10_000)
+    }
+
+    /// A latitude `ddmm.mmm` at `index` with its hemisphere (`N`/`S`) at `index + 1`, in signed degrees.
+    func latitude(_ index: Int) -> Double? {
+        guard let degrees = angle(index, maximum: 90) else { return nil }
+        switch character(index + 1) {
+        case UInt8(ascii: "N"): return degrees
+        case UInt8(ascii: "S"): return -degrees
+        default: return nil
+        }
+    }
+
+    /// A longitude `dddmm.mmm` at `index` with its hemisphere (`E`/`W`) at `index + 1`, in signed degrees.
+    func longitude(_ index: Int) -> Double? {
+        guard let degrees = angle(index, maximum: 180) else { return nil }
+        switch character(index + 1) {
+        case UInt8(ascii: "E"): return degrees
+        case UInt8(ascii: "W"): return -degrees
+        default: return nil
+        }
+    }
+
+    private func angle(_ index: Int, maximum: Double) -> Double? {
+        guard let value = number(index), value >= 0 else { return nil }
+        let degrees = (value / 100).rounded(.down)
+        let minutes = value - degrees * 100
+        guard minutes < 60 else { return nil }
+        let result = degrees + minutes / 60
+        return result <= maximum ? result : nil
+    }
+
+    /// Parses a plain decimal number from `bytes[range]`; exact to the nearest double for up to 18 digits.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        guard !range.isEmpty else { return nil }
+        var position = range.lowerBound
+        var negative = false
+        if bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
+            negative = bytes[position] == UInt8(ascii: "-")
+            position += 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var seenDigit = false
+        var seenPoint = false
+        while position < range.upperBound {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ".") {
+                if seenPoint { return nil }
+                seenPoint = true
+            } else {
+                let digit = UInt64(byte &- 48)
+                guard digit <= 9 else { return nil }
+                seenDigit = true
+                if significant < 18 && fractionDigits < 18 {
+                    if mantissa != 0 || digit != 0 { significant += 1 }
+                    mantissa = mantissa * 10 + digit
+                    if seenPoint { fractionDigits += 1 }
+                } else if !seenPoint {
+                    return nil
+                }
+            }
+            position += 1
+        }
+        guard seenDigit else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...18).map { exponent in
+        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
+    }
+}

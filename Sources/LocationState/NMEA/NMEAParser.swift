@@ -1,0 +1,193 @@
+/// Parses one NMEA 0183 line into a ``NMEASentence``, working on the line's bytes.
+///
+/// A line may carry garbage before the sentence (a receiver's binary noise); the
+/// sentence starts at the last `$` or `!`. The checksum, when present (`*hh`), must
+/// match; a sentence without one is accepted, as gpsd does, but only if it has at
+/// least the fields its type needs. Proprietary (`$P...`) and other sentence types
+/// are ``Result/unknown``; any byte outside printable ASCII makes the line
+/// ``Result/notNMEA``.
+public enum NMEAParser {
+    /// What one line turned out to be.
+    public enum Result: Sendable, Hashable {
+        /// A sentence of a type locationd decodes.
+        case sentence(NMEASentence)
+        /// A well-formed sentence of a type locationd does not decode (proprietary, AIS, depth...).
+        case unknown
+        /// The `*hh` checksum does not match the sentence, or is not two hex digits.
+        case badChecksum
+        /// A known type with too few fields to decode.
+        case malformed
+        /// No sentence at all: no `$`, or bytes that cannot be in NMEA.
+        case notNMEA
+    }
+
+    /// Parses a line given as a String (tests, tools).
+    public static func parse(_ line: String) -> Result {
+        var line = line
+        return line.withUTF8 { parse($0) }
+    }
+
+    /// Parses one line, without its line terminator (trailing CR and spaces are ignored).
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
+        var end = line.count
+        while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
+        var start = end
+        while start > 0 {
+            start -= 1
+            if line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") { break }
+        }
+        guard start < end, line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") else {
+            return .notNMEA
+        }
+        let isEncapsulated = line[start] == UInt8(ascii: "!")
+        var bodyEnd = end
+        var sum: UInt8 = 0
+        var position = start + 1
+        while position < end {
+            let byte = line[position]
+            if byte == UInt8(ascii: "*") {
+                bodyEnd = position
+                break
+            }
+            guard byte >= 32, byte < 127 else { return .notNMEA }
+            sum ^= byte
+            position += 1
+        }
+        let hasChecksum = bodyEnd < end
+        if hasChecksum {
+            guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
+                let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
+            else { return .badChecksum }
+            guard high << 4 | low == sum else { return .badChecksum }
+        }
+        if isEncapsulated { return .unknown }
+        let body = UnsafeBufferPointer(rebasing: line[(start + 1)..<bodyEnd])
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
+            decode(NMEAFields(bytes: body, bounds: bounds), hasChecksum: hasChecksum)
+        }
+    }
+
+    private static func decode(_ fields: NMEAFields, hasChecksum: Bool) -> Result {
+        let tag = fields.range(0)
+        guard tag.count == 5 else { return .unknown }
+        let bytes = fields.bytes
+        let first = bytes[tag.lowerBound]
+        guard first != UInt8(ascii: "P") else { return .unknown }
+        let talker = NMEATalker(first: first, second: bytes[tag.lowerBound + 1])
+        let type = (UInt32(bytes[tag.lowerBound + 2]) << 16) | (UInt32(bytes[tag.lowerBound + 3]) << 8)
+            | UInt32(bytes[tag.lowerBound + 4])
+        // A sentence without a checksum has no terminator after its last field; gpsd does not count that field.
+        let count = hasChecksum ? fields.count : fields.count - 1
+        func need(_ minimum: Int, _ make: () -> NMEASentence.Body?) -> Result {
+            guard count >= minimum, let body = make() else { return .malformed }
+            return .sentence(NMEASentence(talker: talker, body: body))
+        }
+        switch type {
+        case tag3("GGA"): return need(13) { .gga(gga(fields)) }
+        case tag3("RMC"): return need(8) { .rmc(rmc(fields)) }
+        case tag3("GLL"): return need(7) { .gll(gll(fields)) }
+        case tag3("GSA"): return need(18) { .gsa(gsa(fields, count: count)) }
+        case tag3("GSV"): return need(4) { gsv(fields, count: count).map { .gsv($0) } }
+        case tag3("VTG"): return need(5) { .vtg(vtg(fields)) }
+        case tag3("GNS"): return need(13) { .gns(gns(fields)) }
+        case tag3("ZDA"): return need(4) { .zda(zda(fields)) }
+        case tag3("GST"): return need(8) { .gst(gst(fields)) }
+        default: return .unknown
+        }
+    }
+
+    private static func tag3(_ name: StaticString) -> UInt32 {
+        let pointer = name.utf8Start
+        return (UInt32(pointer[0]) << 16) | (UInt32(pointer[1]) << 8) | UInt32(pointer[2])
+    }
+
+    private static func gga(_ f: NMEAFields) -> NMEASentence.GGA {
+        NMEASentence.GGA(
+            timeOfDay: f.timeOfDay(1), latitude: f.latitude(2), longitude: f.longitude(4), quality: f.integer(6),
+            satellitesUsed: f.integer(7), hdop: f.number(8), altitudeMSL: f.number(9),
+            geoidSeparation: f.number(11))
+    }
+
+    private static func rmc(_ f: NMEAFields) -> NMEASentence.RMC {
+        var variation = f.number(10)
+        if let value = variation {
+            switch f.character(11) {
+            case UInt8(ascii: "E"): variation = value
+            case UInt8(ascii: "W"): variation = -value
+            default: variation = nil
+            }
+        }
+        return NMEASentence.RMC(
+            timeOfDay: f.timeOfDay(1), status: f.character(2), latitude: f.latitude(3), longitude: f.longitude(5),
+            speedKnots: f.number(7), track: f.number(8), date: f.date(9), magneticVariation: variation,
+            faaMode: f.character(12))
+    }
+
+    private static func gll(_ f: NMEAFields) -> NMEASentence.GLL {
+        NMEASentence.GLL(
+            latitude: f.latitude(1), longitude: f.longitude(3), timeOfDay: f.timeOfDay(5), status: f.character(6),
+            faaMode: f.character(7))
+    }
+
+    private static func gsa(_ f: NMEAFields, count: Int) -> NMEASentence.GSA {
+        // 12 satellite slots normally (fields 3...14, DOPs 15...17, NMEA 4.1 system ID 18);
+        // longer variants (Navior-24: 24 slots) put the three DOPs right after the slots.
+        let dopStart = count <= 19 ? 15 : count - 3
+        var satellites: [Int] = []
+        for index in 3..<dopStart {
+            if let id = f.integer(index), id > 0 { satellites.append(id) }
+        }
+        return NMEASentence.GSA(
+            selection: f.character(1), fixType: f.integer(2), satellites: satellites, pdop: f.number(dopStart),
+            hdop: f.number(dopStart + 1), vdop: f.number(dopStart + 2))
+    }
+
+    private static func gsv(_ f: NMEAFields, count: Int) -> NMEASentence.GSV? {
+        let end: Int
+        switch count % 4 {
+        case 0: end = count
+        case 1: end = count - 1  // NMEA 4.1 signal ID last
+        default: return nil
+        }
+        var satellites: [NMEASentence.GSV.Satellite] = []
+        var index = 4
+        while index + 3 < end {
+            if let id = f.integer(index), id > 0 {
+                satellites.append(
+                    .init(id: id, elevation: f.integer(index + 1), azimuth: f.integer(index + 2), snr: f.integer(index + 3)))
+            }
+            index += 4
+        }
+        return NMEASentence.GSV(
+            sentenceCount: f.integer(1), sentenceIndex: f.integer(2), satellitesInView: f.integer(3),
+            satellites: satellites)
+    }
+
+    private static func vtg(_ f: NMEAFields) -> NMEASentence.VTG {
+        NMEASentence.VTG(
+            track: f.number(1), magneticTrack: f.number(3), speedKnots: f.number(5),
+            speedKilometersPerHour: f.number(7), faaMode: f.character(9))
+    }
+
+    private static func gns(_ f: NMEAFields) -> NMEASentence.GNS {
+        NMEASentence.GNS(
+            timeOfDay: f.timeOfDay(1), latitude: f.latitude(2), longitude: f.longitude(4), mode: f.character(6),
+            satellitesUsed: f.integer(7), hdop: f.number(8), altitudeMSL: f.number(9), geoidSeparation: f.number(10),
+            navigationalStatus: f.character(13))
+    }
+
+    private static func zda(_ f: NMEAFields) -> NMEASentence.ZDA {
+        var date: NMEADate?
+        if let day = f.integer(2), let month = f.integer(3), let year = f.integer(4), f.range(4).count == 4 {
+            date = NMEADate(year: year, month: month, day: day)
+        }
+        return NMEASentence.ZDA(timeOfDay: f.timeOfDay(1), date: date)
+    }
+
+    private static func gst(_ f: NMEAFields) -> NMEASentence.GST {
+        NMEASentence.GST(
+            timeOfDay: f.timeOfDay(1), rms: f.number(2), semiMajor: f.number(3), semiMinor: f.number(4),
+            orientation: f.number(5), latitudeError: f.number(6), longitudeError: f.number(7),
+            altitudeError: f.number(8))
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file read sequentially in fixed-size chunks through one reused buffer (POSIX `read`).
+///
+/// Opening fails with ``LocationError`` (`fileNotFound`, `fileUnreadable`) for a
+/// missing file, a directory or a file without read permission.
+final class ReplayFile {
+    /// Bytes per `read` call.
+    static let chunkSize = 1 << 20
+
+    let path: String
+    /// The size at open time, bytes (0 for pipes and devices).
+    let size: Int64
+    private let descriptor: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    init(path: String) throws(LocationError) {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw .fileUnreadable(path: path, reason: "it is a directory, not a track file")
+        }
+        self.descriptor = descriptor
+        self.size = (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
+        buffer = .allocate(byteCount: ReplayFile.chunkSize, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+        close(descriptor)
+    }
+
+    /// Reads the next chunk into the shared buffer and passes it to `body`; false at end of file.
+    func next(_ body: (UnsafeRawBufferPointer) -> Void) throws(LocationError) -> Bool {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                return true
+            }
+            if count == 0 { return false }
+            let code = errno
+            if code == EINTR { continue }
+            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+        }
+    }
+
+    /// Starts over from the first byte (for `--loop`).
+    func rewind() throws(LocationError) {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw .fileUnreadable(path: path, reason: "cannot seek back to the start to loop")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Replays a recorded track file (NMEA, gpsd JSON or GPX) as a ``LocationProvider``.
+///
+/// The file is streamed in chunks, so memory does not grow with its size. Fixes are
+/// stamped `source: replay` and paced by their recorded times divided by
+/// ``Options/speed`` (no pacing when it is nil: as fast as possible). A jump back in
+/// time (the next loop, a receiver reset) restarts the pacing clock. With
+/// ``Options/loop`` the file plays again from the start until the task is cancelled.
+public struct ReplayProvider: LocationProvider {
+    /// How to replay.
+    public struct Options: Sendable, Hashable {
+        /// The file's format; nil: detected from its first bytes.
+        public var format: ReplayFormat?
+        /// Playback speed as a multiple of real time (1: as recorded); nil: as fast as possible.
+        public var speed: Double?
+        /// Whether to start over at the end of the file.
+        public var loop: Bool
+        /// How fixes are stamped (source, device, GPS week rollover floor).
+        public var stamping: NMEAEpochAssembler.Options
+
+        public init(
+            format: ReplayFormat? = nil, speed: Double? = 1, loop: Bool = false,
+            stamping: NMEAEpochAssembler.Options = .init(source: .replay)
+        ) {
+            self.format = format
+            self.speed = speed
+            self.loop = loop
+            self.stamping = stamping
+        }
+    }
+
+    /// The path of the file to replay.
+    public let path: String
+    public let options: Options
+    /// Called after each chunk with (bytes read in this pass, file size in bytes).
+    private let progress: (@Sendable (Int64, Int64) -> Void)?
+
+    public init(path: String, options: Options = Options(), progress: (@Sendable (Int64, Int64) -> Void)? = nil) {
+        self.path = path
+        self.options = options
+        self.progress = progress
+    }
+
+    public func run(_ emit: @escaping @Sendable (ProviderEvent) -> Void) async throws {
+        _ = try await replay(emit)
+    }
+
+    /// Replays the file once (or until cancelled with `loop`) and returns the counts of the whole run.
+    ///
+    /// - Throws: ``LocationError`` when the file cannot be opened or read; `CancellationError`
+    ///   when the task is cancelled while pacing.
+    public func replay(_ emit: (ProviderEvent) -> Void) async throws -> NMEAStatistics {
+        let file = try ReplayFile(path: path)
+        emit(.connected)
+        var total = NMEAStatistics()
+        var pacer = Pacer(speed: options.speed)
+        repeat {
+            var format = options.format
+            var decoder: (any ReplayDecoding)?
+            var done: Int64 = 0
+            var pending: [ProviderEvent] = []
+            while try file.next({ chunk in
+                if decoder == nil {
+                    let detected = format ?? ReplayFormat.detect(chunk.prefix(4096))
+                    format = detected
+                    decoder = detected.makeDecoder(options: options.stamping)
+                }
+                done += Int64(chunk.count)
+                if options.speed == nil {
+                    decoder!.decode(chunk, emit)
+                } else {
+                    decoder!.decode(chunk) { pending.append($0) }
+                }
+            }) {
+                progress?(done, file.size)
+                for event in pending { try await pacer.wait(for: event) ; emit(event) }
+                pending.removeAll(keepingCapacity: true)
+                try Task.checkCancellation()
+            }
+            if var finishing = decoder {
+                if options.speed == nil {
+                    finishing.finish(emit)
+                } else {
+                    finishing.finish { pending.append($0) }
+                    for event in pending { try await pacer.wait(for: event) ; emit(event) }
+                    pending.removeAll()
+                }
+                total.add(finishing.statistics)
+            }
+            if options.loop {
+                try Task.checkCancellation()
+                try file.rewind()
+            }
+        } while options.loop && total.sentences > 0
+        return total
+    }
+
+    /// Sleeps until each fix is due: recorded time since the first fix, divided by the speed.
+    struct Pacer {
+        let speed: Double?
+        private var origin: (recorded: Date, wall: ContinuousClock.Instant)?
+        private var last: Date?
+
+        init(speed: Double?) {
+            self.speed = speed
+        }
+
+        mutating func wait(for event: ProviderEvent) async throws {
+            guard let speed, speed > 0, case .fix(let location) = event, let time = location.time else { return }
+            let clock = ContinuousClock()
+            if let last, time < last { origin = nil }
+            last = time
+            guard let origin else {
+                self.origin = (time, clock.now)
+                return
+            }
+            let offset = time.timeIntervalSince(origin.recorded) / speed
+            try await clock.sleep(until: origin.wall.advanced(by: .seconds(offset)), tolerance: .milliseconds(5))
+        }
+    }
+}
+
+extension NMEAStatistics {
+    /// Adds another run's counts to these (for `--loop`).
+    public mutating func add(_ other: NMEAStatistics) {
+        sentences += other.sentences
+        fixes += other.fixes
+        badChecksums += other.badChecksums
+        unknownSentences += other.unknownSentences
+        malformedSentences += other.malformedSentences
+        droppedLines += other.droppedLines
+        comments += other.comments
+    }
+}

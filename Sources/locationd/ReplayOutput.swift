@@ -1,0 +1,118 @@
+import Foundation
+import LocationState
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How `locationd replay` prints fixes on stdout.
+enum ReplayOutputFormat: String, CaseIterable {
+    /// One human-readable line per fix.
+    case text
+    /// One gpsd-style TPV object per line.
+    case json
+    /// A GeoJSON FeatureCollection of Point features.
+    case geojson
+    /// A GPX 1.1 document with one track segment.
+    case gpx
+}
+
+/// Prints fixes to stdout in one format, through a 64 KiB buffer written with `write(2)`.
+///
+/// Thread-safe: the buffer lives behind a `Mutex`, so fixes may arrive from any
+/// executor; each fix is written whole. Call ``finish()`` once at the end: it writes
+/// the document's closing part (GeoJSON, GPX) and flushes.
+final class ReplayOutput: Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var count = 0
+        var started = false
+    }
+
+    /// Bytes buffered before a write to stdout.
+    static let bufferSize = 1 << 16
+
+    let format: ReplayOutputFormat
+    private let state = Mutex(State())
+
+    init(format: ReplayOutputFormat) {
+        self.format = format
+        state.withLock { $0.buffer.reserveCapacity(ReplayOutput.bufferSize + 1024) }
+    }
+
+    /// Prints one fix.
+    func print(_ location: Location) {
+        state.withLock { state in
+            if !state.started {
+                state.started = true
+                header(&state.buffer)
+            }
+            switch format {
+            case .json:
+                location.appendJSON(to: &state.buffer)
+                state.buffer.append(10)
+            case .text: location.appendText(to: &state.buffer)
+            case .geojson:
+                if state.count > 0 { state.buffer.append(UInt8(ascii: ",")) }
+                state.buffer.append(10)
+                location.appendGeoJSONFeature(to: &state.buffer)
+            case .gpx: location.appendGPXTrackPoint(to: &state.buffer)
+            }
+            state.count += 1
+            if state.buffer.count >= ReplayOutput.bufferSize {
+                ReplayOutput.write(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Closes the document and flushes what is buffered.
+    func finish() {
+        state.withLock { state in
+            if !state.started {
+                state.started = true
+                header(&state.buffer)
+            }
+            switch format {
+            case .geojson: state.buffer.append(contentsOf: Location.geoJSONFooter.utf8)
+            case .gpx: state.buffer.append(contentsOf: Location.gpxFooter.utf8)
+            case .json, .text: break
+            }
+            ReplayOutput.write(state.buffer)
+            state.buffer.removeAll()
+        }
+    }
+
+    private func header(_ out: inout [UInt8]) {
+        switch format {
+        case .geojson: out.append(contentsOf: Location.geoJSONHeader.utf8)
+        case .gpx: out.append(contentsOf: Location.gpxHeader.utf8)
+        case .json, .text: break
+        }
+    }
+
+    /// Writes all of `bytes` to stdout; gives up silently when stdout is closed.
+    private static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard var pointer = buffer.baseAddress else { return }
+            var remaining = buffer.count
+            while remaining > 0 {
+                let written = systemWrite(1, pointer, remaining)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }
+                pointer += written
+                remaining -= written
+            }
+        }
+    }
+}
+
+/// `write(2)`, named apart from Swift's `write` methods.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

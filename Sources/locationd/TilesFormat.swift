@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import LocationState
+
+/// How `locationd tiles` prints the tile list.
+enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
+    /// One `z/x/y` per line: the tile paths a prefetcher asks a tile server for.
+    case txt
+    /// `zoom,x,y,first_seen,last_seen,visits` with a header line; times in ISO 8601 UTC.
+    case csv
+    /// A GeoJSON FeatureCollection with one polygon per tile and its record as properties.
+    case geojson
+
+    /// The whole output for the records, ending in a newline (empty for no records in txt).
+    func render(_ records: [TileRecord]) -> String {
+        switch self {
+        case .txt:
+            return records.map { "\($0.tile)\n" }.joined()
+        case .csv:
+            return "zoom,x,y,first_seen,last_seen,visits\n"
+                + records.map { record in
+                    let tile = record.tile
+                    return "\(tile.zoom),\(tile.x),\(tile.y),\(timestamp(record.firstSeen)),"
+                        + "\(timestamp(record.lastSeen)),\(record.visits)\n"
+                }.joined()
+        case .geojson:
+            let features = records.map(feature).joined(separator: ",\n")
+            return "{\"type\":\"FeatureCollection\",\"features\":[\n\(features)\n]}\n"
+        }
+    }
+
+    /// One tile as a GeoJSON Feature: its square as a polygon, counter-clockwise as RFC 7946 asks.
+    private func feature(_ record: TileRecord) -> String {
+        let tile = record.tile
+        let bounds = tile.bounds
+        let ring = [
+            (bounds.west, bounds.south), (bounds.east, bounds.south), (bounds.east, bounds.north),
+            (bounds.west, bounds.north), (bounds.west, bounds.south),
+        ].map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
+        return """
+            {"type":"Feature","id":"\(tile)","geometry":{"type":"Polygon","coordinates":[[\(ring)]]},\
+            "properties":{"z":\(tile.zoom),"x":\(tile.x),"y":\(tile.y),"firstSeen":"\(timestamp(record.firstSeen))",\
+            "lastSeen":"\(timestamp(record.lastSeen))","visits":\(record.visits)}}
+            """
+    }
+}
+
+/// `locationd tiles --stats`: one line per zoom.
+enum TileStatistics {
+    /// `zoom 14: 120 tiles, 131 visits, max square 3 at 14/8800/5373, first 2026-…Z, last 2026-…Z`
+    /// per zoom, or a line saying the log is empty.
+    static func text(of database: TileDatabase, zoom: Int?) throws(LocationError) -> String {
+        let summaries = try database.summaries().filter { zoom == nil || $0.zoom == zoom }
+        guard !summaries.isEmpty else { return "no tiles logged\(zoom.map { " at zoom \($0)" } ?? "")\n" }
+        var lines: [String] = []
+        for summary in summaries {
+            let square = try database.maxSquare(zoom: summary.zoom)
+            let squareText = square.map { "max square \($0.size) at \($0.origin)" } ?? "max square 0"
+            lines.append(
+                "zoom \(summary.zoom): \(summary.tiles) tiles, \(summary.visits) visits, \(squareText), "
+                    + "first \(timestamp(summary.firstSeen)), last \(timestamp(summary.lastSeen))\n")
+        }
+        return lines.joined()
+    }
+}
+
+/// ISO 8601 in UTC with milliseconds, as in locationd's JSON: `2026-11-22T12:00:00.000Z`.
+private func timestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+}

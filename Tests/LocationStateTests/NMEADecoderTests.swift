@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import LocationState
+
+/// Decodes `text` in one go and returns the events and the counts.
+func decodeNMEA(_ text: String, options: NMEAEpochAssembler.Options = .init()) -> ([ProviderEvent], NMEAStatistics) {
+    var decoder = NMEADecoder(options: options)
+    var events: [ProviderEvent] = []
+    decoder.decodeAll(Array(text.utf8)) { events.append($0) }
+    return (events, decoder.statistics)
+}
+
+/// The fixes among `events`.
+func fixes(_ events: [ProviderEvent]) -> [Location] {
+    events.compactMap { event in
+        if case .fix(let location) = event { location } else { nil }
+    }
+}
+
+/// Three epochs of a typical receiver: RMC, GGA, GSA per second, on 2024-03-05.
+let threeEpochs = [
+    nmea("GPRMC,120000.00,A,5230.0000,N,01322.0000,E,10.0,90.0,050324,,,A"),
+    nmea("GPGGA,120000.00,5230.0000,N,01322.0000,E,1,07,1.2,35.5,M,39.8,M,,"),
+    nmea("GPGSA,A,3,01,02,03,04,05,06,07,,,,,,2.0,1.2,1.6"),
+    nmea("GPRMC,120001.00,A,5230.0000,N,01322.0100,E,10.5,91.0,050324,,,A"),
+    nmea("GPGGA,120001.00,5230.0000,N,01322.0100,E,1,07,1.2,35.7,M,39.8,M,,"),
+    nmea("GPGSA,A,3,01,02,03,04,05,06,07,,,,,,2.0,1.2,1.6"),
+    nmea("GPRMC,120002.00,A,5230.0000,N,01322.0200,E,11.0,92.0,050324,,,A"),
+    nmea("GPGGA,120002.00,5230.0000,N,01322.0200,E,1,07,1.2,35.9,M,39.8,M,,"),
+    nmea("GPGSA,A,3,01,02,03,04,05,06,07,,,,,,2.0,1.2,1.6"),
+]
+
+struct NMEADecoderTests {
+    @Test(arguments: ["\r\n", "\n", "\r"])
+    func lineEndingsDoNotMatter(_ ending: String) {
+        let (events, statistics) = decodeNMEA(threeEpochs.joined(separator: ending) + ending)
+        #expect(fixes(events).count == 3)
+        #expect(statistics.sentences == 9)
+        #expect(statistics.droppedLines == 0)
+    }
+
+    @Test func oneFixPerEpochMergesEverySentence() throws {
+        let (events, _) = decodeNMEA(threeEpochs.joined(separator: "\r\n"))
+        let fix = try #require(fixes(events).first)
+        #expect(fix.time == Date(timeIntervalSince1970: 1_709_640_000))
+        #expect(fix.mode == .threeD)
+        #expect(fix.lat == 52.5)
+        #expect(abs((fix.lon ?? 0) - (13 + 22.0 / 60)) < 1e-12)
+        #expect(abs((fix.speed ?? 0) - 10 * 1852 / 3600) < 1e-9)
+        #expect(fix.track == 90)
+        #expect(fix.altMSL == 35.5)
+        #expect(fix.geoidSep == 39.8)
+        #expect(abs((fix.altHAE ?? 0) - 75.3) < 1e-9)
+        #expect(fix.satellitesUsed == 7)
+        #expect(fix.hdop == 1.2)
+        #expect(abs((fix.eph ?? 0) - 1.2 * 19) < 1e-9)
+        #expect(abs((fix.epv ?? 0) - 1.6 * 23) < 1e-9)
+        #expect(fix.status == 1)
+        #expect(fix.source == .replay)
+        #expect(abs((fixes(events)[1].climb ?? 0) - 0.2) < 1e-9)
+    }
+
+    @Test func chunkBoundariesDoNotMatter() {
+        let text = "# a comment\r\n" + threeEpochs.joined(separator: "\r\n") + "\r\n"
+        let (whole, _) = decodeNMEA(text)
+        for size in [1, 2, 7, 64] {
+            var decoder = NMEADecoder()
+            var events: [ProviderEvent] = []
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { decoder.decode($0) { events.append($0) } }
+            }
+            decoder.finish { events.append($0) }
+            #expect(events == whole, "chunks of \(size) bytes")
+            #expect(decoder.statistics.comments == 1)
+        }
+    }
+
+    @Test func overLongLineIsDroppedAndTheNextLineIsRead() {
+        let long = String(repeating: "A", count: 10 << 20)
+        let text = threeEpochs[0] + "\n" + long + "\n" + threeEpochs[1...].joined(separator: "\n") + "\n"
+        let (events, statistics) = decodeNMEA(text)
+        #expect(statistics.droppedLines == 1)
+        #expect(statistics.sentences == 9)
+        #expect(fixes(events).count == 3)
+    }
+
+    @Test func overLongLineWithoutNewlineAtTheEndIsDropped() {
+        var decoder = NMEADecoder()
+        let chunk = [UInt8](repeating: UInt8(ascii: "$"), count: 1 << 16)
+        for _ in 0..<160 { chunk.withUnsafeBytes { decoder.decode($0) { _ in } } }
+        var events: [ProviderEvent] = []
+        decoder.finish { events.append($0) }
+        #expect(events.isEmpty)
+        #expect(decoder.statistics.droppedLines == 1)
+        #expect(decoder.statistics.sentences == 0)
+    }
+
+    @Test func badChecksumsAndUnknownSentencesAreCountedAndSkipped() {
+        var lines = threeEpochs
+        lines[3] = String(lines[3].dropLast(2)) + "00"
+        lines.insert(nmea("PGRME,15.0,M,45.0,M,25.0,M"), at: 2)
+        let (events, statistics) = decodeNMEA(lines.joined(separator: "\n"))
+        #expect(statistics.badChecksums == 1)
+        #expect(statistics.unknownSentences == 1)
+        #expect(statistics.sentences == 9)
+        #expect(fixes(events).count == 3)
+    }
+
+    @Test func randomBytesInventNoFix() {
+        var generator = SplitMix64(seed: 42)
+        let bytes = (0..<1_000_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        var decoder = NMEADecoder()
+        var events: [ProviderEvent] = []
+        decoder.decodeAll(bytes) { events.append($0) }
+        #expect(fixes(events).isEmpty)
+        #expect(decoder.statistics.droppedLines > 0)
+    }
+
+    @Test func emptyInputGivesNothing() {
+        let (events, statistics) = decodeNMEA("")
+        #expect(events.isEmpty)
+        #expect(statistics == NMEAStatistics())
+    }
+}
+
+/// A small deterministic random number generator for tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import LocationState
+
+/// The path of a file in SampleTracks/.
+func sampleTrack(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
+}
+
+/// Replays `path` as fast as possible and collects the events.
+func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([ProviderEvent], NMEAStatistics) {
+    var events: [ProviderEvent] = []
+    let provider = ReplayProvider(path: path, options: .init(format: format, speed: nil))
+    let statistics = try await provider.replay { events.append($0) }
+    return (events, statistics)
+}
+
+struct ReplayProviderTests {
+    @Test func walk() async throws {
+        let (events, statistics) = try await replay(sampleTrack("walk.nmea"))
+        let located = fixes(events)
+        #expect(events.first == .connected)
+        #expect(located.count == 300)
+        #expect(statistics.sentences == 600 && statistics.badChecksums == 0)
+        #expect(located.allSatisfy { $0.source == .replay && $0.mode == .threeD })
+        let first = try #require(located.first)
+        #expect(first.time.map(UTCCalendar.iso8601) == "2026-05-14T09:00:00.000Z")
+        #expect(abs((first.lat ?? 0) - 52.5145) < 1e-9 && abs((first.lon ?? 0) - 13.3501) < 1e-9)
+        #expect(abs((first.speed ?? 0) - 1.4) < 1e-4)
+        let seconds = located.compactMap { $0.time?.timeIntervalSince1970 }
+        #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $1 - $0 == 1 })
+    }
+
+    @Test func driveCrossesMidnightIntoANewMonth() async throws {
+        let located = fixes(try await replay(sampleTrack("drive.nmea")).0)
+        #expect(located.count == 600)
+        #expect(located.first?.time.map(UTCCalendar.iso8601) == "2026-06-30T23:55:00.000Z")
+        #expect(located.last?.time.map(UTCCalendar.iso8601) == "2026-07-01T00:04:59.000Z")
+        #expect(abs((located.map { $0.speed ?? 0 }.max() ?? 0) - 25) < 1e-3)
+    }
+
+    @Test func fixLossLeavesAGap() async throws {
+        let (events, _) = try await replay(sampleTrack("fix-loss.nmea"))
+        let located = fixes(events)
+        #expect(located.count == 200)
+        let seconds = located.compactMap { $0.time.map { Int($0.timeIntervalSince1970) - 1_770_087_600 } }
+        #expect(seconds == Array(0..<100) + Array(140..<240))
+        let noFixTimes = events.compactMap { event -> Int? in
+            if case .noFix(let time) = event { time.map { Int($0.timeIntervalSince1970) - 1_770_087_600 } } else { nil }
+        }
+        #expect(!noFixTimes.isEmpty && noFixTimes.allSatisfy { (100..<140).contains($0) })
+        #expect(located.allSatisfy { ($0.lat ?? 0) < 0 && ($0.lon ?? 0) > 0 })
+    }
+
+    @Test func antimeridianFlipsTheLongitudeSign() async throws {
+        let located = fixes(try await replay(sampleTrack("antimeridian.nmea")).0)
+        #expect(located.count == 200)
+        let longitudes = located.compactMap(\.lon)
+        let flip = try #require(longitudes.firstIndex { $0 < 0 })
+        #expect(flip > 0 && flip < 199)
+        #expect(longitudes[..<flip].allSatisfy { $0 > 179.99 && $0 <= 180 })
+        #expect(longitudes[flip...].allSatisfy { $0 < -179.98 && $0 >= -180 })
+        // Speed from RMC stays 10 m/s across the line: no 40,000 km jump.
+        #expect(located.allSatisfy { abs(($0.speed ?? 0) - 10) < 1e-3 })
+    }
+
+    @Test func northPoleIsCrossed() async throws {
+        let located = fixes(try await replay(sampleTrack("north-pole.nmea")).0)
+        #expect(located.count == 400)
+        let latitudes = located.compactMap(\.lat)
+        #expect(latitudes.allSatisfy { $0 > 89.99 && $0 <= 90 })
+        #expect((latitudes.max() ?? 0) > 89.9999)
+        #expect(located.first?.lon == 0 && located.last?.lon == 180)
+        #expect(located.last?.track == 180)
+    }
+
+    @Test func corruptTrackIsReadWithCounts() async throws {
+        let (events, statistics) = try await replay(sampleTrack("corrupt.nmea"))
+        #expect(fixes(events).count == 119)
+        #expect(statistics.badChecksums == 12)
+        #expect(statistics.unknownSentences == 24)
+        #expect(statistics.malformedSentences == 12)
+        #expect(statistics.droppedLines == 13)
+        #expect(statistics.comments == 2)
+        let walk = fixes(try await replay(sampleTrack("walk.nmea")).0)
+        let positions = Set(walk.prefix(120).map { "\($0.lat!),\($0.lon!)" })
+        #expect(fixes(events).allSatisfy { positions.contains("\($0.lat!),\($0.lon!)") })
+    }
+
+    @Test func missingFileAndDirectoryThrow() async {
+        await #expect(throws: LocationError.fileNotFound(path: "/nonexistent/track.nmea")) {
+            _ = try await replay("/nonexistent/track.nmea")
+        }
+        await #expect(throws: LocationError.self) { _ = try await replay(NSTemporaryDirectory()) }
+    }
+
+    @Test func formatIsDetected() {
+        #expect(ReplayFormat.detect(Array("# comment\n$GPGGA,".utf8)) == .nmea)
+        #expect(ReplayFormat.detect(Array("\n{\"class\":\"VERSION\"}".utf8)) == .json)
+        #expect(ReplayFormat.detect(Array("\u{FEFF}<?xml version=\"1.0\"?>".utf8)) == .gpx)
+        #expect(ReplayFormat.detect([0xB5, 0x62, 0x01]) == .nmea)
+    }
+
+    @Test func pacingFollowsRecordedTimes() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let provider = ReplayProvider(path: sampleTrack("walk.nmea"), options: .init(speed: 600))
+        var count = 0
+        _ = try await provider.replay { if case .fix = $0 { count += 1 } }
+        let elapsed = clock.now - start
+        // 299 s of recording at 600x: about half a second, never less.
+        #expect(count == 300)
+        #expect(elapsed >= .milliseconds(490))
+    }
+
+    @Test func loopPlaysAgainUntilCancelled() async throws {
+        let provider = ReplayProvider(path: sampleTrack("walk.nmea"), options: .init(speed: nil, loop: true))
+        let (stream, continuation) = AsyncStream.makeStream(of: Location.self)
+        let task = Task { try await provider.run { event in if case .fix(let fix) = event { continuation.yield(fix) } } }
+        var seen = 0
+        for await _ in stream {
+            seen += 1
+            if seen == 700 { break }
+        }
+        task.cancel()
+        #expect(seen == 700)
+    }
+}

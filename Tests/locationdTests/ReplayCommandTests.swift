@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import locationd
+
+/// The path of a file in SampleTracks/.
+func sampleTrackPath(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
+}
+
+/// A fresh temporary file holding `bytes`.
+func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
+    let path = NSTemporaryDirectory() + "locationd-test-\(UUID().uuidString)\(suffix)"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+struct ReplayCommandTests {
+    @Test func jsonPrintsOneTPVPerLineAndASummary() throws {
+        let run = try runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 300)
+        #expect(lines.allSatisfy { $0.hasPrefix(#"{"class":"TPV","mode":3,"time":"2026-05-14T09:0"#) })
+        #expect(lines.allSatisfy { $0.hasSuffix(#""source":"replay"}"#) })
+        #expect(
+            run.stderr.contains(
+                "600 sentences read, 300 fixes, 0 bad checksums, 0 unknown sentences, 0 lines dropped"))
+    }
+
+    @Test func summaryCountsTheDamage() throws {
+        let run = try runLocationd(["replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 119)
+        #expect(
+            run.stderr.contains(
+                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped"))
+    }
+
+    @Test(arguments: ["text", "geojson", "gpx"])
+    func otherFormats(_ format: String) throws {
+        let run = try runLocationd(["replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format])
+        #expect(run.status == 0)
+        switch format {
+        case "geojson":
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            #expect((object?["features"] as? [Any])?.count == 200)
+        case "gpx":
+            #expect(run.stdout.hasPrefix("<?xml") && run.stdout.hasSuffix("</gpx>\n"))
+            #expect(run.stdout.components(separatedBy: "<trkpt ").count == 201)
+        default:
+            #expect(run.stdout.split(separator: "\n").count == 200)
+            #expect(run.stdout.hasPrefix("2026-08-01T00:00:00.000Z 3D -16.800000 179.991000 alt 2.0 m speed 10.00 m/s"))
+        }
+    }
+
+    @Test func gpxOutputReplaysToTheSameFixes() throws {
+        let gpx = try runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
+        let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let direct = try runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text"])
+        let again = try runLocationd(["replay", path, "--speed", "max", "--format", "text"])
+        #expect(again.status == 0)
+        // Time, dimension, latitude, longitude and altitude agree; speed may differ in its last printed digit.
+        func columns(_ text: String) -> [String] {
+            text.split(separator: "\n").map { $0.split(separator: " ").prefix(6).joined(separator: " ") }
+        }
+        #expect(columns(again.stdout).count == 300)
+        #expect(columns(again.stdout) == columns(direct.stdout))
+    }
+
+    @Test func jsonOutputReplaysAsGpsdJSON() throws {
+        let json = try runLocationd(["replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json"])
+        let path = try temporaryFile(Array(json.stdout.utf8), suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let again = try runLocationd(["replay", path, "--input", "json", "--speed", "max", "--format", "json"])
+        #expect(again.status == 0)
+        #expect(again.stdout == json.stdout)
+    }
+
+    @Test func missingFileIsNoInput() throws {
+        let run = try runLocationd(["replay", "/nonexistent/track.nmea"])
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "locationd: /nonexistent/track.nmea: no such file; check the path.\n")
+    }
+
+    @Test func directoryIsNoInput() throws {
+        let run = try runLocationd(["replay", NSTemporaryDirectory()])
+        #expect(run.status == 66)
+        #expect(run.stderr.contains("is a directory"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test(arguments: [["--speed", "0"], ["--speed", "fast"], ["--format", "kml"], ["--input", "csv"], ["--bogus"]])
+    func badFlagsAreUsageErrors(_ flags: [String]) throws {
+        let run = try runLocationd(["replay", sampleTrackPath("walk.nmea")] + flags)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func emptyFileIsReadWithZeroCounts() throws {
+        let path = try temporaryFile([])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("0 sentences read, 0 fixes, 0 bad checksums, 0 unknown sentences, 0 lines dropped"))
+    }
+
+    @Test func randomBytesAreReadWithoutInventingAFix() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(4 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let path = try temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("0 fixes"))
+        #expect(!run.stderr.contains("0 lines dropped"))
+    }
+
+    @Test func sampleTracksAreWhatTheGeneratorWrites() throws {
+        for (name, bytes) in ReplaySampleTracks.all() {
+            let committed = try Data(contentsOf: URL(fileURLWithPath: sampleTrackPath(name)))
+            #expect(Array(committed) == bytes, "SampleTracks/\(name) differs: run locationd sample-tracks SampleTracks")
+        }
+    }
+}
