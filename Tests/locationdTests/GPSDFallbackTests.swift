@@ -90,7 +90,7 @@ struct GPSDFallbackTests {
         defer { gpsfake.stop() }
         guard
             case .fix(let real) = try await events.next(
-                within: .seconds(15), "a real fix", where: Self.isFix(from: .gpsd))
+                within: .seconds(30), "a real fix", where: Self.isFix(from: .gpsd))
         else { return }
         #expect(track.contains(lat: real.lat!, lon: real.lon!))
         _ = try await log.lines.next("the switch back") { $0.contains("real fixes again") }

@@ -13,7 +13,7 @@ struct GPSDProviderTests {
     }
 
     @Test func fixesMatchTheTrack() async throws {
-        let track = TestTrack()
+        let track = TestTrack(epochs: 60)
         let gpsfake = try GPSFake(log: try track.write(), once: true)
         defer { gpsfake.stop() }
         let log = CapturedLog()
@@ -23,10 +23,10 @@ struct GPSDProviderTests {
                 backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger()))
         defer { task.cancel() }
 
-        _ = try await events.next(within: .seconds(10), "connected") { $0 == .connected }
+        _ = try await events.next(within: .seconds(30), "connected") { $0 == .connected }
         var fixes: [Location] = []
         while fixes.count < 10 {
-            let event = try await events.next(within: .seconds(10), "a fix") {
+            let event = try await events.next(within: .seconds(30), "a fix") {
                 if case .fix = $0 { return true } else { return false }
             }
             if case .fix(let location) = event { fixes.append(location) }

@@ -50,9 +50,24 @@ final class GPSFake: @unchecked Sendable {
     /// is connected) and reaps gpsfake, so that the port is free afterwards.
     func stop() {
         guard process.isRunning else { return }
-        if let gpsd = gpsdPID { kill(gpsd, SIGKILL) }
+        let gpsd = gpsdPID
+        if let gpsd { kill(gpsd, SIGKILL) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        if let gpsd { Self.awaitExit(of: gpsd) }
+    }
+
+    /// Blocks until `pid` has exited (gone or a zombie, either way its port is
+    /// closed), for at most 5 s: the next gpsd may then bind the same port.
+    private static func awaitExit(of pid: pid_t) {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"),
+                stat[stat.index(close, offsetBy: 2)] != "Z"
+            else { return }
+            usleep(10_000)
+        }
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
