@@ -5,6 +5,6 @@ struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationd",
         abstract: "A location service for Linux, built on gpsd.",
-        subcommands: [ReplayCommand.self, ReplaySampleTracksCommand.self, TilesCommand.self]
+        subcommands: [RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ReplaySampleTracksCommand.self]
     )
 }

@@ -33,7 +33,9 @@ struct SimulatedProviderTests {
             #expect(fix.time == previous.time?.addingTimeInterval(1))
             let speed = try #require(previous.speed)
             // The distance covered in one second is the speed held over it.
-            #expect(abs(Self.distance(previous, fix) - speed) < 0.05, "jump of \(Self.distance(previous, fix)) m at \(speed) m/s")
+            #expect(
+                abs(Self.distance(previous, fix) - speed) < 0.05,
+                "jump of \(Self.distance(previous, fix)) m at \(speed) m/s")
             #expect(speed >= 13.9 * 0.85 && speed <= 13.9 * 1.15)
             var turn = abs(fix.track! - previous.track!)
             turn = min(turn, 360 - turn)
@@ -69,10 +71,12 @@ struct SimulatedProviderTests {
         try await task.value
         #expect(recorder.events.first == .connected)
         let fixes = recorder.fixes
-        #expect(fixes.prefix(50).map { $0 } == {
-            var route = SimulatedRoute(seed: 5, interval: .milliseconds(200), start: Self.start)
-            return (0..<50).map { _ in route.next() }
-        }())
+        #expect(
+            fixes.prefix(50).map { $0 }
+                == {
+                    var route = SimulatedRoute(seed: 5, interval: .milliseconds(200), start: Self.start)
+                    return (0..<50).map { _ in route.next() }
+                }())
         #expect(clock.slept.prefix(49).allSatisfy { $0 == .milliseconds(200) })
     }
 

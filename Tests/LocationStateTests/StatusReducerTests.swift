@@ -86,7 +86,10 @@ struct StatusReducerTests {
 
     @Test func aDayInTheLife() {
         let steps: [(FreshnessEvent, ProviderStatus)] = [
-            (.restoredFix(Location(time: Self.t0, mode: .threeD, lat: 1, lon: 2, source: .restored)), .restored(.gpsd, lastFix: Self.t0)),
+            (
+                .restoredFix(Location(time: Self.t0, mode: .threeD, lat: 1, lon: 2, source: .restored)),
+                .restored(.gpsd, lastFix: Self.t0)
+            ),
             (.providerBack, .waitingForFix(.gpsd, lastFix: Self.t0)),
             (.noFix, .noFix(.gpsd, lastFix: Self.t0)),
             (.fix(Self.fix, receivedAt: Self.t0), .live(.gpsd, lastFix: Self.t1)),

@@ -6,8 +6,12 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct GPSDBadPeerTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
-    static let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyFAKE","activated":"2026-11-22T12:00:00.000Z"}]}"# + "\n"
-    static let tpv = #"{"class":"TPV","device":"/dev/ttyFAKE","mode":2,"time":"2026-11-22T12:00:01.000Z","lat":48.1,"lon":11.5}"# + "\n"
+    static let devices =
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyFAKE","activated":"2026-11-22T12:00:00.000Z"}]}"#
+        + "\n"
+    static let tpv =
+        #"{"class":"TPV","device":"/dev/ttyFAKE","mode":2,"time":"2026-11-22T12:00:01.000Z","lat":48.1,"lon":11.5}"#
+        + "\n"
 
     static func provider(port: Int, host: String = "127.0.0.1", log: CapturedLog) -> GPSDProvider {
         GPSDProvider(
@@ -33,7 +37,9 @@ struct GPSDBadPeerTests {
         let reason = try #require(Self.reason(of: try await events.next()))
         #expect(reason.contains("does not speak gpsd's protocol"), "\(reason)")
         #expect(reason.contains("HTTP/1.1 400"))
-        _ = try await log.lines.next(within: .seconds(5), "a retry") { $0.hasPrefix("debug") && $0.contains("still no gpsd") }
+        _ = try await log.lines.next(within: .seconds(5), "a retry") {
+            $0.hasPrefix("debug") && $0.contains("still no gpsd")
+        }
     }
 
     @Test func closedInTheMiddleOfAReport() async throws {

@@ -35,7 +35,11 @@ struct GPSDProviderScriptedTests {
         let (events, log, task) = Self.run(script)
         defer { task.cancel() }
         let down = try await events.next(where: Self.isDisconnected)
-        #expect(down == .disconnected(reason: LocationError.gpsdUnreachable(host: "gpsd.test", port: 2947, reason: "connection refused").message))
+        #expect(
+            down
+                == .disconnected(
+                    reason: LocationError.gpsdUnreachable(host: "gpsd.test", port: 2947, reason: "connection refused")
+                        .message))
         #expect(try await events.next() == .connected)
         #expect(try await events.next() == .fix(Self.fix))
         #expect(script.connectionAttempts == 4)
@@ -82,7 +86,8 @@ struct GPSDProviderScriptedTests {
 
     @Test func satellitesFromSkyJoinTheNextFix() async throws {
         let script = ScriptedGPSD([
-            .session(Self.greeting + [.partial, .message(.sky(satellitesUsed: 9, hdop: 0.8)), .message(.tpv(Self.fix))])
+            .session(
+                Self.greeting + [.partial, .message(.sky(satellitesUsed: 9, hdop: 0.8)), .message(.tpv(Self.fix))])
         ])
         let (events, _, task) = Self.run(script)
         defer { task.cancel() }

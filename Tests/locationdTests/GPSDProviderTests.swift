@@ -18,7 +18,9 @@ struct GPSDProviderTests {
         defer { gpsfake.stop() }
         let log = CapturedLog()
         let (events, task) = Self.start(
-            GPSDProvider(host: "127.0.0.1", port: gpsfake.port, backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger()))
+            GPSDProvider(
+                host: "127.0.0.1", port: gpsfake.port,
+                backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger()))
         defer { task.cancel() }
 
         _ = try await events.next(within: .seconds(10), "connected") { $0 == .connected }

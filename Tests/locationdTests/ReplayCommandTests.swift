@@ -3,31 +3,6 @@ import Testing
 
 @testable import locationd
 
-/// What a run of the built binary printed, and how it ended.
-struct Run {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
-/// Runs `locationd` with `arguments` and waits for it to exit.
-func runLocationd(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = locationdBinary()
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-    let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-        status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-        stderr: String(decoding: stderrData, as: UTF8.self))
-}
-
 /// The path of a file in SampleTracks/.
 func sampleTrackPath(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

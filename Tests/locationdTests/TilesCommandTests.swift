@@ -2,8 +2,6 @@ import Foundation
 import LocationState
 import Testing
 
-// `runLocationd(_:)` and `Run` come from ReplayCommandTests.swift.
-
 private let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
 
 private func record(_ zoom: Int, _ x: Int, _ y: Int, visits: Int = 1) -> TileRecord {

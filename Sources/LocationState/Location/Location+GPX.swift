@@ -11,47 +11,47 @@ extension Location {
 
     /// One GPX `trkpt`; speed and course go in `extensions`, as GPX 1.1 has no element for them.
     public func appendGPXTrackPoint(to out: inout [UInt8]) {
-        out.append(contentsOf: #"<trkpt lat=""#.utf8)
+        DecimalFormatting.appendLiteral(#"<trkpt lat=""#, to: &out)
         DecimalFormatting.append(lat ?? .nan, decimals: 9, to: &out)
-        out.append(contentsOf: #"" lon=""#.utf8)
+        DecimalFormatting.appendLiteral(#"" lon=""#, to: &out)
         DecimalFormatting.append(lon ?? .nan, decimals: 9, to: &out)
-        out.append(contentsOf: #"">"#.utf8)
+        DecimalFormatting.appendLiteral(#"">"#, to: &out)
         if let altitude = altMSL {
-            out.append(contentsOf: "<ele>".utf8)
+            DecimalFormatting.appendLiteral("<ele>", to: &out)
             DecimalFormatting.append(altitude, decimals: 3, to: &out)
-            out.append(contentsOf: "</ele>".utf8)
+            DecimalFormatting.appendLiteral("</ele>", to: &out)
         }
         if let time {
-            out.append(contentsOf: "<time>".utf8)
+            DecimalFormatting.appendLiteral("<time>", to: &out)
             UTCCalendar.appendISO8601(time, to: &out)
-            out.append(contentsOf: "</time>".utf8)
+            DecimalFormatting.appendLiteral("</time>", to: &out)
         }
-        out.append(contentsOf: (mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>").utf8)
+        DecimalFormatting.appendLiteral(mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>", to: &out)
         if let satellites = satellitesUsed {
-            out.append(contentsOf: "<sat>".utf8)
+            DecimalFormatting.appendLiteral("<sat>", to: &out)
             DecimalFormatting.appendInteger(satellites, to: &out)
-            out.append(contentsOf: "</sat>".utf8)
+            DecimalFormatting.appendLiteral("</sat>", to: &out)
         }
         if let hdop = hdop {
-            out.append(contentsOf: "<hdop>".utf8)
+            DecimalFormatting.appendLiteral("<hdop>", to: &out)
             DecimalFormatting.append(hdop, decimals: 2, to: &out)
-            out.append(contentsOf: "</hdop>".utf8)
+            DecimalFormatting.appendLiteral("</hdop>", to: &out)
         }
         if speed != nil || track != nil {
-            out.append(contentsOf: "<extensions>".utf8)
+            DecimalFormatting.appendLiteral("<extensions>", to: &out)
             if let speed = speed {
-                out.append(contentsOf: "<speed>".utf8)
+                DecimalFormatting.appendLiteral("<speed>", to: &out)
                 DecimalFormatting.append(speed, decimals: 3, to: &out)
-                out.append(contentsOf: "</speed>".utf8)
+                DecimalFormatting.appendLiteral("</speed>", to: &out)
             }
             if let track = track {
-                out.append(contentsOf: "<course>".utf8)
+                DecimalFormatting.appendLiteral("<course>", to: &out)
                 DecimalFormatting.append(track, decimals: 4, to: &out)
-                out.append(contentsOf: "</course>".utf8)
+                DecimalFormatting.appendLiteral("</course>", to: &out)
             }
-            out.append(contentsOf: "</extensions>".utf8)
+            DecimalFormatting.appendLiteral("</extensions>", to: &out)
         }
-        out.append(contentsOf: "</trkpt>\n".utf8)
+        DecimalFormatting.appendLiteral("</trkpt>\n", to: &out)
     }
 
 }

@@ -6,7 +6,7 @@ extension Location {
 
     /// One GeoJSON Point feature with the fix's fields as properties.
     public func appendGeoJSONFeature(to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#.utf8)
+        DecimalFormatting.appendLiteral(#"{"type":"Feature","geometry":{"type":"Point","coordinates":["#, to: &out)
         DecimalFormatting.append(lon ?? .nan, decimals: 9, to: &out)
         out.append(UInt8(ascii: ","))
         DecimalFormatting.append(lat ?? .nan, decimals: 9, to: &out)
@@ -14,7 +14,7 @@ extension Location {
             out.append(UInt8(ascii: ","))
             DecimalFormatting.append(altitude, decimals: 3, to: &out)
         }
-        out.append(contentsOf: #"]},"properties":"#.utf8)
+        DecimalFormatting.appendLiteral(#"]},"properties":"#, to: &out)
         appendJSON(to: &out)
         out.append(UInt8(ascii: "}"))
     }

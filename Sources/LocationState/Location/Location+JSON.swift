@@ -10,15 +10,15 @@ import Foundation
 extension Location {
     /// Appends the TPV object (no newline) to `out`.
     public func appendJSON(to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"class":"TPV""#.utf8)
+        DecimalFormatting.appendLiteral(#"{"class":"TPV""#, to: &out)
         if let device {
-            out.append(contentsOf: #","device":"#.utf8)
+            DecimalFormatting.appendLiteral(#","device":"#, to: &out)
             Location.appendJSONString(device, to: &out)
         }
-        out.append(contentsOf: #","mode":"#.utf8)
+        DecimalFormatting.appendLiteral(#","mode":"#, to: &out)
         DecimalFormatting.appendInteger(mode.rawValue, to: &out)
         if let time {
-            out.append(contentsOf: #","time":""#.utf8)
+            DecimalFormatting.appendLiteral(#","time":""#, to: &out)
             UTCCalendar.appendISO8601(time, to: &out)
             out.append(UInt8(ascii: "\""))
         }
@@ -36,18 +36,23 @@ extension Location {
         Location.append("epc", epc, 3, &out)
         Location.append("eph", eph, 3, &out)
         if let status {
-            out.append(contentsOf: #","status":"#.utf8)
+            DecimalFormatting.appendLiteral(#","status":"#, to: &out)
             DecimalFormatting.appendInteger(status, to: &out)
         }
         Location.append("geoidSep", geoidSep, 3, &out)
         if let satellitesUsed {
-            out.append(contentsOf: #","satellitesUsed":"#.utf8)
+            DecimalFormatting.appendLiteral(#","satellitesUsed":"#, to: &out)
             DecimalFormatting.appendInteger(satellitesUsed, to: &out)
         }
         Location.append("hdop", hdop, 2, &out)
-        out.append(contentsOf: #","source":""#.utf8)
-        out.append(contentsOf: source.rawValue.utf8)
-        out.append(contentsOf: #""}"#.utf8)
+        DecimalFormatting.appendLiteral(#","source":""#, to: &out)
+        switch source {
+        case .gpsd: DecimalFormatting.appendLiteral("gpsd", to: &out)
+        case .replay: DecimalFormatting.appendLiteral("replay", to: &out)
+        case .simulated: DecimalFormatting.appendLiteral("simulated", to: &out)
+        case .restored: DecimalFormatting.appendLiteral("restored", to: &out)
+        }
+        DecimalFormatting.appendLiteral(#""}"#, to: &out)
     }
 
     /// The TPV object as a String.
@@ -60,9 +65,9 @@ extension Location {
 
     private static func append(_ name: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
         guard let value, value.isFinite else { return }
-        out.append(contentsOf: #",""#.utf8)
+        DecimalFormatting.appendLiteral(#",""#, to: &out)
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(contentsOf: #"":"#.utf8)
+        DecimalFormatting.appendLiteral(#"":"#, to: &out)
         DecimalFormatting.append(value, decimals: decimals, to: &out)
     }
 
@@ -75,7 +80,7 @@ extension Location {
                 out.append(UInt8(ascii: "\\"))
                 out.append(byte)
             case 0..<32:
-                out.append(contentsOf: "\\u00".utf8)
+                DecimalFormatting.appendLiteral("\\u00", to: &out)
                 out.append(hex[Int(byte >> 4)])
                 out.append(hex[Int(byte & 0xF)])
             default:

@@ -7,24 +7,24 @@ extension Location {
         if let time {
             UTCCalendar.appendISO8601(time, to: &out)
         } else {
-            out.append(contentsOf: "(no time)".utf8)
+            DecimalFormatting.appendLiteral("(no time)", to: &out)
         }
-        out.append(contentsOf: mode == .threeD ? " 3D ".utf8 : " 2D ".utf8)
+        DecimalFormatting.appendLiteral(mode == .threeD ? " 3D " : " 2D ", to: &out)
         DecimalFormatting.append(lat ?? .nan, decimals: 6, to: &out)
         out.append(32)
         DecimalFormatting.append(lon ?? .nan, decimals: 6, to: &out)
         if let altitude = altMSL {
-            out.append(contentsOf: " alt ".utf8)
+            DecimalFormatting.appendLiteral(" alt ", to: &out)
             DecimalFormatting.append(altitude, decimals: 1, to: &out)
-            out.append(contentsOf: " m".utf8)
+            DecimalFormatting.appendLiteral(" m", to: &out)
         }
         if let speed = speed {
-            out.append(contentsOf: " speed ".utf8)
+            DecimalFormatting.appendLiteral(" speed ", to: &out)
             DecimalFormatting.append(speed, decimals: 2, to: &out)
-            out.append(contentsOf: " m/s".utf8)
+            DecimalFormatting.appendLiteral(" m/s", to: &out)
         }
         if let track = track {
-            out.append(contentsOf: " track ".utf8)
+            DecimalFormatting.appendLiteral(" track ", to: &out)
             DecimalFormatting.append(track, decimals: 1, to: &out)
         }
         out.append(10)

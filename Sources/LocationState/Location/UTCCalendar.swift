@@ -33,19 +33,19 @@ enum UTCCalendar {
         let seconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = seconds.mod(86_400)
         let (year, month, day) = civil(days: (seconds - secondOfDay) / 86_400)
-        appendDigits(year, width: 4, to: &out)
+        DecimalFormatting.appendPadded(year, width: 4, to: &out)
         out.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &out)
+        DecimalFormatting.appendPadded(month, width: 2, to: &out)
         out.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &out)
+        DecimalFormatting.appendPadded(day, width: 2, to: &out)
         out.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, width: 2, to: &out)
+        DecimalFormatting.appendPadded(secondOfDay / 3600, width: 2, to: &out)
         out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
+        DecimalFormatting.appendPadded(secondOfDay / 60 % 60, width: 2, to: &out)
         out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, width: 2, to: &out)
+        DecimalFormatting.appendPadded(secondOfDay % 60, width: 2, to: &out)
         out.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, width: 3, to: &out)
+        DecimalFormatting.appendPadded(milliseconds, width: 3, to: &out)
         out.append(UInt8(ascii: "Z"))
     }
 
@@ -104,20 +104,6 @@ enum UTCCalendar {
         return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
     }
 
-    /// Appends a non-negative integer zero-padded to `width` digits.
-    static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(48 + rest % 10)
-                rest /= 10
-                count += 1
-            } while (rest > 0 || count < width) && count < 8
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
-        }
-    }
 }
 
 extension Int {

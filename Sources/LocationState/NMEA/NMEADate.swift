@@ -49,11 +49,11 @@ public struct NMEADate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String {
         var bytes: [UInt8] = []
-        UTCCalendar.appendDigits(year, width: 4, to: &bytes)
+        DecimalFormatting.appendPadded(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        UTCCalendar.appendDigits(month, width: 2, to: &bytes)
+        DecimalFormatting.appendPadded(month, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        UTCCalendar.appendDigits(day, width: 2, to: &bytes)
+        DecimalFormatting.appendPadded(day, width: 2, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -27,7 +27,7 @@ public struct NMEAWriter: Sendable {
         let threeD = location.mode == .threeD && location.altMSL != nil
         let satellites = max(location.satellitesUsed ?? 0, threeD ? 4 : 3)
         sentence(&out) { body in
-            body.append(contentsOf: "GGA,".utf8)
+            DecimalFormatting.appendLiteral("GGA,", to: &body)
             NMEAWriter.appendTime(time, to: &body)
             body.append(UInt8(ascii: ","))
             NMEAWriter.appendAngle(latitude, degreeDigits: 2, positive: "N", negative: "S", to: &body)
@@ -36,19 +36,19 @@ public struct NMEAWriter: Sendable {
             body.append(UInt8(ascii: ","))
             DecimalFormatting.appendInteger(NMEAWriter.quality(status: location.status), to: &body)
             body.append(UInt8(ascii: ","))
-            UTCCalendar.appendDigits(satellites, width: 2, to: &body)
+            DecimalFormatting.appendPadded(satellites, width: 2, to: &body)
             body.append(UInt8(ascii: ","))
             if let hdop = location.hdop { DecimalFormatting.append(hdop, decimals: 2, to: &body) }
             body.append(UInt8(ascii: ","))
             if threeD, let altitude = location.altMSL { DecimalFormatting.append(altitude, decimals: 3, to: &body) }
-            body.append(contentsOf: ",M,".utf8)
+            DecimalFormatting.appendLiteral(",M,", to: &body)
             if threeD, let separation = location.geoidSep { DecimalFormatting.append(separation, decimals: 3, to: &body) }
-            body.append(contentsOf: ",M,,".utf8)
+            DecimalFormatting.appendLiteral(",M,,", to: &body)
         }
         sentence(&out) { body in
-            body.append(contentsOf: "RMC,".utf8)
+            DecimalFormatting.appendLiteral("RMC,", to: &body)
             NMEAWriter.appendTime(time, to: &body)
-            body.append(contentsOf: ",A,".utf8)
+            DecimalFormatting.appendLiteral(",A,", to: &body)
             NMEAWriter.appendAngle(latitude, degreeDigits: 2, positive: "N", negative: "S", to: &body)
             body.append(UInt8(ascii: ","))
             NMEAWriter.appendAngle(longitude, degreeDigits: 3, positive: "E", negative: "W", to: &body)
@@ -60,7 +60,7 @@ public struct NMEAWriter: Sendable {
             if let track = location.track { DecimalFormatting.append(track, decimals: 3, to: &body) }
             body.append(UInt8(ascii: ","))
             NMEAWriter.appendDate(time, to: &body)
-            body.append(contentsOf: ",,,".utf8)
+            DecimalFormatting.appendLiteral(",,,", to: &body)
             body.append(location.status == 2 ? UInt8(ascii: "D") : UInt8(ascii: "A"))
         }
     }
@@ -68,16 +68,16 @@ public struct NMEAWriter: Sendable {
     /// Appends a no-fix report at `time`: GGA quality 0 and RMC status `V`.
     public func appendNoFix(at time: Date?, to out: inout [UInt8]) {
         sentence(&out) { body in
-            body.append(contentsOf: "GGA,".utf8)
+            DecimalFormatting.appendLiteral("GGA,", to: &body)
             NMEAWriter.appendTime(time, to: &body)
-            body.append(contentsOf: ",,,,,0,00,,,M,,M,,".utf8)
+            DecimalFormatting.appendLiteral(",,,,,0,00,,,M,,M,,", to: &body)
         }
         sentence(&out) { body in
-            body.append(contentsOf: "RMC,".utf8)
+            DecimalFormatting.appendLiteral("RMC,", to: &body)
             NMEAWriter.appendTime(time, to: &body)
-            body.append(contentsOf: ",V,,,,,,,".utf8)
+            DecimalFormatting.appendLiteral(",V,,,,,,,", to: &body)
             NMEAWriter.appendDate(time, to: &body)
-            body.append(contentsOf: ",,,N".utf8)
+            DecimalFormatting.appendLiteral(",,,N", to: &body)
         }
     }
 
@@ -109,11 +109,11 @@ public struct NMEAWriter: Sendable {
     static func appendTime(_ time: Date?, to out: inout [UInt8]) {
         guard let time else { return }
         let milliseconds = Int((time.timeIntervalSince1970 * 1000).rounded()).mod(86_400_000)
-        UTCCalendar.appendDigits(milliseconds / 3_600_000, width: 2, to: &out)
-        UTCCalendar.appendDigits(milliseconds / 60_000 % 60, width: 2, to: &out)
-        UTCCalendar.appendDigits(milliseconds / 1000 % 60, width: 2, to: &out)
+        DecimalFormatting.appendPadded(milliseconds / 3_600_000, width: 2, to: &out)
+        DecimalFormatting.appendPadded(milliseconds / 60_000 % 60, width: 2, to: &out)
+        DecimalFormatting.appendPadded(milliseconds / 1000 % 60, width: 2, to: &out)
         out.append(UInt8(ascii: "."))
-        UTCCalendar.appendDigits(milliseconds % 1000, width: 3, to: &out)
+        DecimalFormatting.appendPadded(milliseconds % 1000, width: 3, to: &out)
     }
 
     /// `ddmmyy`, empty when there is no time.
@@ -121,9 +121,9 @@ public struct NMEAWriter: Sendable {
         guard let time else { return }
         let milliseconds = Int((time.timeIntervalSince1970 * 1000).rounded())
         let date = NMEADate(daysSince1970: (milliseconds - milliseconds.mod(86_400_000)) / 86_400_000)
-        UTCCalendar.appendDigits(date.day, width: 2, to: &out)
-        UTCCalendar.appendDigits(date.month, width: 2, to: &out)
-        UTCCalendar.appendDigits(date.year % 100, width: 2, to: &out)
+        DecimalFormatting.appendPadded(date.day, width: 2, to: &out)
+        DecimalFormatting.appendPadded(date.month, width: 2, to: &out)
+        DecimalFormatting.appendPadded(date.year % 100, width: 2, to: &out)
     }
 
     /// `ddmm.mmmmmmm,H` (latitude) or `dddmm.mmmmmmm,H` (longitude).
@@ -133,10 +133,10 @@ public struct NMEAWriter: Sendable {
         let tenMillionthsOfMinute = Int((abs(value) * 60 * 10_000_000).rounded())
         let degrees = tenMillionthsOfMinute / 600_000_000
         let minutes = tenMillionthsOfMinute % 600_000_000
-        UTCCalendar.appendDigits(degrees, width: degreeDigits, to: &out)
-        UTCCalendar.appendDigits(minutes / 10_000_000, width: 2, to: &out)
+        DecimalFormatting.appendPadded(degrees, width: degreeDigits, to: &out)
+        DecimalFormatting.appendPadded(minutes / 10_000_000, width: 2, to: &out)
         out.append(UInt8(ascii: "."))
-        UTCCalendar.appendDigits(minutes % 10_000_000, width: 7, to: &out)
+        DecimalFormatting.appendPadded(minutes % 10_000_000, width: 7, to: &out)
         out.append(UInt8(ascii: ","))
         out.append(UInt8(ascii: value < 0 ? negative : positive))
     }

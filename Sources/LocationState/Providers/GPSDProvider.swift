@@ -159,7 +159,8 @@ public struct GPSDProvider: LocationProvider {
                 let remaining = deadline - ContinuousClock.now
                 guard remaining > .zero else {
                     throw GPSDConnectionError(
-                        reason: "something accepted the connection but sent no gpsd greeting within \(provider.greetingTimeout)"
+                        reason:
+                            "something accepted the connection but sent no gpsd greeting within \(provider.greetingTimeout)"
                     )
                 }
                 guard session.waitForInput(timeout: min(provider.pollInterval, remaining)),
@@ -200,7 +201,8 @@ public struct GPSDProvider: LocationProvider {
             case .unrecognized(let excerpt):
                 guard !loggedUnrecognized else { return }
                 loggedUnrecognized = true
-                logger.warning("gpsd at \(address) sent a line that is not a gpsd report; ignoring such lines: \(excerpt)")
+                logger.warning(
+                    "gpsd at \(address) sent a line that is not a gpsd report; ignoring such lines: \(excerpt)")
             }
         }
 

@@ -48,7 +48,10 @@ extension ProviderStatus {
         case (_, .live(let source, _)):
             return (.info, "\(source.rawValue) fixes arrive; location is live")
         case (_, .stale(let source, let lastFix)):
-            return (.warning, "no fix from \(source.rawValue) since \(lastFix.formatted(.iso8601)); location is unknown until one arrives")
+            return (
+                .warning,
+                "no fix from \(source.rawValue) since \(lastFix.formatted(.iso8601)); location is unknown until one arrives"
+            )
         case (_, .noFix(let source, _)):
             return (.info, "the \(source.rawValue) receiver reports no fix; location is unknown")
         case (_, .waitingForFix(let source, _)):

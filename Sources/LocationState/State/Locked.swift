@@ -10,14 +10,18 @@
 ///
 /// A plain `pthread_mutex_t` rather than `Synchronization.Mutex`: ThreadSanitizer
 /// on Linux intercepts pthread mutexes and understands the happens-before they
-/// create, whereas it may report false races inside `Mutex`. The mutex is not
-/// recursive: calling `withLock` again from inside `body` deadlocks.
+/// create, whereas it may report false races inside `Mutex`. The value lives in
+/// memory allocated once, so that access needs no dynamic exclusivity check. The
+/// mutex is not recursive: calling `withLock` again from inside `body` deadlocks.
+@usableFromInline
 final class Locked<Value> {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
-    init(_ value: Value) {
-        self.value = value
+    @usableFromInline
+    init(_ initialValue: Value) {
+        value = UnsafeMutablePointer.allocate(capacity: 1)
+        value.initialize(to: initialValue)
         mutex = UnsafeMutablePointer.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
@@ -27,18 +31,21 @@ final class Locked<Value> {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
 
-// Safe to share: `value` is private and only touched inside `withLock`, which
-// holds `mutex` for the whole access; `mutex` itself is allocated once, never
+// Safe to share: the value is only touched inside `withLock`, which holds `mutex`
+// for the whole access; both pointers are allocated once in `init`, never
 // reassigned, and freed only in `deinit`, when no other reference exists. Values
 // cross threads only through `withLock`, hence the `Value: Sendable` condition.
 extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -18,10 +18,10 @@ import Dispatch
 ///
 /// No delivery depends on the main queue. Calls for one listener never overlap;
 /// different listeners run concurrently.
-public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable {
-    // `@unchecked` only because the class is not final; the one stored property
-    // added here is a `let` of a `Sendable` type (see `State`).
-    private let subscriptions = Locked<[Subscription<Value>]>([])
+public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable {
+    // `@unchecked` only because the superclass is not final; the one stored
+    // property added here is a `let` of a `Sendable` type (see `State`).
+    @usableFromInline let subscriptions = Locked<[Subscription<Value>]>([])
 
     deinit {
         for subscription in subscriptions.withLock({ $0 }) {
@@ -40,16 +40,16 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
     ///     `old` and `new` are both that value.
     ///
     /// Attaching the same object twice makes two attachments.
+    @inlinable
     public func addListener<Listener: StateListener>(
         _ listener: Listener,
         on queue: DispatchQueue? = nil,
         policy: DeliveryPolicy = .all,
         sendingCurrentValue: Bool = false
     ) where Listener.Value == Value {
-        let consumer = Subscription<Value>.Consumer.queue(queue ?? makeQueue()) { [weak listener] change in
-            guard let listener else { return false }
-            listener.stateDidChange(change)
-            return true
+        let consumer = Subscription<Value>.Consumer.queue(queue ?? makeQueue()) { [weak listener] in
+            guard let listener else { return nil }
+            return { listener.stateDidChange($0) }
         }
         attach(
             Subscription(owner: self, policy: policy, consumer: consumer, listenerID: ObjectIdentifier(listener)),
@@ -69,6 +69,7 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
     /// cancelled or released.
     ///
     /// Parameters as for ``addListener(_:on:policy:sendingCurrentValue:)``.
+    @inlinable
     public func observe(
         on queue: DispatchQueue? = nil,
         policy: DeliveryPolicy = .all,
@@ -77,10 +78,7 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
     ) -> StateObservation {
         let subscription = Subscription(
             owner: self, policy: policy,
-            consumer: .queue(queue ?? makeQueue()) { change in
-                handler(change)
-                return true
-            })
+            consumer: .queue(queue ?? makeQueue()) { handler })
         attach(subscription, sendingCurrentValue: sendingCurrentValue)
         return StateObservation { subscription.cancel() }
     }
@@ -98,11 +96,14 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
     }
 
     /// Hands the change to every listener's buffer; listeners run later, on their queues.
+    @inlinable
     public override func didModify(from old: Value, to new: Value) {
         super.didModify(from: old, to: new)
         let change = StateChange(old: old, new: new)
-        for subscription in subscriptions.withLock({ $0 }) {
-            subscription.enqueue(change)
+        subscriptions.withLock { subscriptions in
+            for subscription in subscriptions {
+                subscription.enqueue(change)
+            }
         }
     }
 
@@ -116,7 +117,8 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
         subscriptions.withLock { $0.removeAll { $0 === subscription } }
     }
 
-    private func attach(_ subscription: Subscription<Value>, sendingCurrentValue: Bool) {
+    @usableFromInline
+    func attach(_ subscription: Subscription<Value>, sendingCurrentValue: Bool) {
         withCurrentValue { value in
             subscriptions.withLock { $0.append(subscription) }
             if sendingCurrentValue {
@@ -125,7 +127,8 @@ public class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable 
         }
     }
 
-    private func makeQueue() -> DispatchQueue {
+    @usableFromInline
+    func makeQueue() -> DispatchQueue {
         DispatchQueue(label: "locationd.state.\(key).listener")
     }
 }

@@ -12,7 +12,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
 
     /// The name of the state, unique among the states that are persisted together.
     public let key: String
-    private let storage: Locked<Value>
+    @usableFromInline let storage: Locked<Value>
 
     /// Creates a state holding `initialValue`.
     public init(key: String, initialValue: Value) {
@@ -24,6 +24,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Important: do not read it inside `modify`'s body or `didModify`
     ///   (deadlock); use the `inout` value or the arguments instead.
+    @inlinable
     public var value: Value {
         storage.withLock { $0 }
     }
@@ -37,7 +38,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
     /// - Important: `body` must be quick and must not touch this state (read
     ///   `value`, call `modify`): that would deadlock. Modifying the state from
     ///   a listener is fine, because listeners run without the lock.
-    @discardableResult
+    @inlinable @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock { value in
             var new = value
@@ -60,6 +61,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with the current value while the state's lock is held, so that
     /// no modification happens meanwhile; subclasses use it to attach listeners.
+    @usableFromInline
     func withCurrentValue<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         try storage.withLock { try body($0) }
     }
@@ -68,7 +70,9 @@ public class State<Value: Sendable>: @unchecked Sendable {
 /// Replaces the value of `state` with `newValue`: `deviceLocation ~> fix`.
 ///
 /// The same as `state.modify { $0 = newValue }`, and it notifies the same way.
-/// The operator itself is the standard library's `~>` (default precedence).
+/// The operator is the standard library's `~>`, whose precedence is unrelated to
+/// arithmetic: parenthesize an expression on the right, `state ~> (count + 1)`.
+@inlinable
 public func ~> <Value>(state: State<Value>, newValue: Value) {
     state.modify { $0 = newValue }
 }

@@ -8,6 +8,7 @@
 public final class StateObservation: Sendable {
     private let onCancel: @Sendable () -> Void
 
+    @usableFromInline
     init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
     }

@@ -97,8 +97,10 @@ struct TestTrack {
             let lonMinutes = (lon * 60 * 10_000).rounded() / 10_000 + Double(epoch) * 0.003
             points.append(Point(lat: latMinutes / 60, lon: lonMinutes / 60))
             let time = String(format: "12%02d%02d.00", epoch / 60, epoch % 60)
-            let latField = String(format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
-            let lonField = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
+            let latField = String(
+                format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
+            let lonField = String(
+                format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
             sentences.append(Self.sentence("GPGGA,\(time),\(latField),\(lonField),1,08,0.9,545.4,M,46.9,M,,"))
             sentences.append(Self.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
             sentences.append(Self.sentence("GPGSV,2,1,08,04,45,090,40,05,30,180,38,09,60,270,42,12,20,010,35"))

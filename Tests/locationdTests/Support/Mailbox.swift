@@ -8,7 +8,8 @@ final class Mailbox<Element: Sendable>: @unchecked Sendable {
     // while holding `lock`.
     private let lock = NSLock()
     private var buffer: [Element] = []
-    private var waiter: (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
+    private var waiter:
+        (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
     private var nextWaiterID = 0
     private var expired: Set<Int> = []
 

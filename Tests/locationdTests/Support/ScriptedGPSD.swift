@@ -56,7 +56,8 @@ final class ScriptedGPSD: @unchecked Sendable {
 
         func waitForInput(timeout: Duration) -> Bool {
             if !steps.isEmpty { return true }
-            Thread.sleep(forTimeInterval: Double(timeout.components.attoseconds) / 1e18 + Double(timeout.components.seconds))
+            Thread.sleep(
+                forTimeInterval: Double(timeout.components.attoseconds) / 1e18 + Double(timeout.components.seconds))
             return false
         }
 
@@ -75,7 +76,9 @@ final class ScriptedGPSD: @unchecked Sendable {
 
 extension GPSDProvider {
     /// A provider over `script`, with fast backoff and polling.
-    static func scripted(_ script: ScriptedGPSD, logger: Logger, greetingTimeout: Duration = .seconds(5)) -> GPSDProvider {
+    static func scripted(_ script: ScriptedGPSD, logger: Logger, greetingTimeout: Duration = .seconds(5))
+        -> GPSDProvider
+    {
         GPSDProvider(
             host: "gpsd.test", port: 2947, backoff: Backoff(initial: .milliseconds(5), maximum: .milliseconds(20)),
             pollInterval: .milliseconds(10), greetingTimeout: greetingTimeout, logger: logger,

@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks live in their own package so that the peers they compare against
+// (OpenCombine, ...) never become dependencies of locationd itself.
+let package = Package(
+    name: "locationd-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "locationd", path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "locationd-bench",
+            dependencies: [
+                .product(name: "LocationState", package: "locationd"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("StrictConcurrency"))
+    target.swiftSettings = settings
+}

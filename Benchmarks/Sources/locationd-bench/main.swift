@@ -1,0 +1,18 @@
+import Foundation
+
+/// Every benchmark, by the name given on the command line. To add one, write a
+/// file with an `async throws` function that prints its lines and ends with
+/// `NAME: ratio R vs PEER (...)`, and add one line here.
+let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
+    "fanout": fanout
+]
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 1, let name = arguments.first,
+    let benchmark = benchmarks.first(where: { $0.key == name })?.value
+else {
+    let names = benchmarks.map(\.key).joined(separator: ", ")
+    FileHandle.standardError.write(Data("usage: locationd-bench NAME, where NAME is one of: \(names)\n".utf8))
+    exit(64)
+}
+try await benchmark()

@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension FileSystem {
+    /// The real file system, through POSIX calls.
+    public static let live = FileSystem(
+        createDirectory: { try Posix.createDirectory($0) },
+        load: { try Posix.load($0) },
+        save: { try Posix.save($0, to: $1) },
+        moveItem: { try Posix.move($0, to: $1) },
+        contentsOfDirectory: { path in
+            do {
+                return try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                throw LocationError.fileUnreadable(path: path, reason: "cannot list the directory")
+            }
+        }
+    )
+}
+
+/// The POSIX calls behind ``FileSystem/live``.
+private enum Posix {
+    static func reason(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    static func createDirectory(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw LocationError.cannotWrite(path: prefix, reason: reason())
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw LocationError.cannotWrite(path: path, reason: "it exists and is not a directory")
+        }
+        guard access(path, R_OK | W_OK | X_OK) == 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+    }
+
+    static func load(_ path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            let why = errno == ELOOP ? "it is a symbolic link" : reason()
+            throw LocationError.fileUnreadable(path: path, reason: why)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw LocationError.fileUnreadable(path: path, reason: reason())
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw LocationError.fileUnreadable(path: path, reason: "it is not a regular file")
+        }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LocationError.fileUnreadable(path: path, reason: reason())
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    static func save(_ data: Data, to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary =
+            "\(directory.isEmpty ? "." : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
+        do {
+            try writeSynced(data, to: temporary)
+            guard rename(temporary, path) == 0 else {
+                throw LocationError.cannotWrite(path: path, reason: reason())
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(directory.isEmpty ? "." : directory)
+    }
+
+    private static func writeSynced(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw LocationError.cannotWrite(path: path, reason: reason())
+                }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+    }
+
+    private static func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw LocationError.cannotWrite(path: path, reason: reason())
+        }
+    }
+
+    static func move(_ source: String, to destination: String) throws {
+        var info = stat()
+        guard lstat(destination, &info) != 0, errno == ENOENT else {
+            throw LocationError.cannotWrite(path: destination, reason: "it exists already")
+        }
+        guard rename(source, destination) == 0 else {
+            throw LocationError.cannotWrite(path: destination, reason: reason())
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LocationState
+
+/// The JSON objects the daemon answers with, built from its states.
+enum ControlAnswers {
+    /// `?LAST;`: the current fix (`"state":"live"`), else the last known one marked
+    /// `stale` (this run) or `restored` (from disk), with `age` in seconds; else a
+    /// TPV object of mode 0 with `"state":"none"`.
+    static func last(current: Location?, lastKnown: Location?, now: Date) -> String {
+        let fix: Location
+        let state: String
+        if let current {
+            fix = current
+            state = "live"
+        } else if let lastKnown {
+            fix = lastKnown
+            state = lastKnown.source == .restored ? "restored" : "stale"
+        } else {
+            return #"{"class":"TPV","mode":0,"state":"none"}"#
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(320)
+        fix.appendJSON(to: &bytes)
+        bytes.removeLast()
+        if let time = fix.time {
+            bytes.append(contentsOf: #","age":"#.utf8)
+            bytes.append(contentsOf: String(format: "%.3f", now.timeIntervalSince(time)).utf8)
+        }
+        bytes.append(contentsOf: #","state":""#.utf8)
+        bytes.append(contentsOf: state.utf8)
+        bytes.append(contentsOf: #""}"#.utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `?STATUS;`: source in use, connection, freshness, counts, uptime.
+    static func status(_ status: ProviderStatus, fixes: Int, uptimeSeconds: Double) -> String {
+        var fields = [
+            #""class":"STATUS""#,
+            #""source":"\#(status.source.rawValue)""#,
+            #""state":"\#(status.name)""#,
+            #""connected":\#(status.isConnected)"#,
+            #""fixes":\#(fixes)"#,
+            #""uptime":\#(String(format: "%.1f", uptimeSeconds))"#,
+        ]
+        if let lastFix = status.lastFix {
+            fields.append(#""lastFix":"\#(lastFix.formatted(.iso8601))""#)
+        }
+        if case .lost(_, let reason, _) = status {
+            fields.append(#""reason":"# + ControlReply.jsonString(reason))
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
+    static func watchLine(_ location: Location?) -> String {
+        location?.jsonString ?? #"{"class":"TPV","mode":1}"#
+    }
+}
+
+extension ProviderStatus {
+    /// The case's name, as `?STATUS;` reports it.
+    var name: String {
+        switch self {
+        case .connecting: "connecting"
+        case .restored: "restored"
+        case .waitingForFix: "waiting"
+        case .live: "live"
+        case .noFix: "nofix"
+        case .stale: "stale"
+        case .lost: "lost"
+        }
+    }
+}

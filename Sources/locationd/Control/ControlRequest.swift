@@ -1,0 +1,65 @@
+/// One request on the control socket, in the style of gpsd's protocol (`?LAST;`).
+///
+/// Requests start with `?`, name a command in upper case, may carry a JSON
+/// argument after `=`, and end with `;` or a newline. Anything else is answered
+/// with an `ERROR` object and the connection stays open.
+enum ControlRequest: Equatable, Sendable {
+    /// The current fix, or the last known one marked stale or restored, with its age.
+    case last
+    /// Stream every change of the device location until the client leaves.
+    case watch
+    /// Stop a stream started with `?WATCH;` (`?WATCH={"enable":false};`).
+    case unwatch
+    /// Source in use, connection state, counts and uptime.
+    case status
+    /// The daemon's name and protocol version.
+    case version
+    /// Not a request the daemon knows; the text is echoed in the error object.
+    case unknown(String)
+
+    /// Parses one request, without its terminator.
+    init(parsing text: Substring) {
+        let trimmed = text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        guard trimmed.first == "?" else {
+            self = .unknown(String(trimmed.prefix(64)))
+            return
+        }
+        let body = trimmed.dropFirst()
+        let name = body.prefix(while: { $0 != "=" })
+        let argument = body.dropFirst(name.count + (body.count > name.count ? 1 : 0))
+        switch name {
+        case "LAST": self = .last
+        case "STATUS": self = .status
+        case "VERSION": self = .version
+        case "WATCH":
+            let compact = argument.filter { !$0.isWhitespace }
+            self = compact.contains("\"enable\":false") ? .unwatch : .watch
+        default: self = .unknown(String(name.prefix(64)))
+        }
+    }
+
+    /// Splits buffered bytes into complete requests; returns them and how many bytes they used.
+    ///
+    /// A request ends at `;` or `\n`; blank requests are skipped. Bytes after the last
+    /// terminator stay for the next read.
+    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int) {
+        var requests: [ControlRequest] = []
+        var start = 0
+        var index = 0
+        var current: [UInt8] = []
+        for byte in bytes {
+            index += 1
+            if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "\n") {
+                let text = String(decoding: current, as: UTF8.self)
+                if !text.allSatisfy({ $0.isWhitespace }) {
+                    requests.append(ControlRequest(parsing: Substring(text)))
+                }
+                current.removeAll(keepingCapacity: true)
+                start = index
+            } else {
+                current.append(byte)
+            }
+        }
+        return (requests, start)
+    }
+}

@@ -1,0 +1,13 @@
+/// What the control socket answers with: JSON objects the daemon builds from its states.
+///
+/// Each closure returns or sends one JSON object without a trailing newline; the
+/// server frames it. They are called from the server's event loop threads.
+struct ControlResponder: Sendable {
+    /// The answer to `?LAST;`.
+    var last: @Sendable () -> String
+    /// The answer to `?STATUS;`.
+    var status: @Sendable () -> String
+    /// Starts a stream for `?WATCH;`: `send` receives one JSON object per change, in
+    /// order, from any thread. The returned closure ends the stream.
+    var watch: @Sendable (_ send: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void
+}

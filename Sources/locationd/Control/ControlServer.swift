@@ -1,0 +1,202 @@
+import LocationState
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's control socket: a Unix stream socket, owner-only, one JSON object per line.
+///
+/// - Important: Every resource a client can make the daemon spend is bounded: the
+///   number of clients (`Limits.maxClients`; one more gets an error object and is
+///   closed), the length of an unterminated request (`maxRequestBytes`; longer
+///   closes the connection), and the output queued for a client that does not read
+///   (`maxQueuedBytes`; beyond it the client is dropped, it never slows the daemon).
+final class ControlServer: Sendable {
+    /// The bounds on what clients may cost.
+    struct Limits: Sendable {
+        var maxClients = 64
+        var maxRequestBytes = 4096
+        var maxQueuedBytes = 256 * 1024
+    }
+
+    /// The socket's path.
+    let path: String
+    private let responder: ControlResponder
+    private let limits: Limits
+    private let logger: Logger
+    private let clients = Atomic<Int>(0)
+    private let channel = Mutex<(any Channel)?>(nil)
+
+    init(path: String, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
+        self.path = path
+        self.responder = responder
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Binds the socket (replacing a stale socket file) and makes it owner-only.
+    func start() async throws {
+        let responder = responder
+        let limits = limits
+        let logger = logger
+        let server = self
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: limits.maxQueuedBytes / 2, high: limits.maxQueuedBytes)
+            )
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let admitted = server.admit()
+                    try channel.pipeline.syncOperations.addHandler(
+                        ControlConnection(
+                            responder: responder, limits: limits, logger: logger,
+                            admitted: admitted, onClose: { if admitted { server.release() } }))
+                }
+            }
+        let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+        guard chmod(path, 0o600) == 0 else {
+            try? await channel.close()
+            throw LocationError.cannotWrite(path: path, reason: "cannot make the socket owner-only")
+        }
+        self.channel.withLock { $0 = channel }
+    }
+
+    /// Closes the socket and every client, and removes the socket file.
+    func stop() async {
+        let channel = self.channel.withLock { channel in
+            defer { channel = nil }
+            return channel
+        }
+        guard let channel else { return }
+        try? await channel.close()
+        unlink(path)
+    }
+
+    /// How many clients are connected now.
+    var clientCount: Int { clients.load(ordering: .relaxed) }
+
+    private func admit() -> Bool {
+        let now = clients.wrappingAdd(1, ordering: .relaxed).newValue
+        if now > limits.maxClients {
+            clients.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    private func release() {
+        clients.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
+
+/// One client's connection: splits requests, answers them, streams watches.
+private final class ControlConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let responder: ControlResponder
+    private let limits: ControlServer.Limits
+    private let logger: Logger
+    private let admitted: Bool
+    private let onClose: @Sendable () -> Void
+    private var pending: [UInt8] = []
+    private var stopWatching: (@Sendable () -> Void)?
+
+    init(
+        responder: ControlResponder, limits: ControlServer.Limits, logger: Logger, admitted: Bool,
+        onClose: @escaping @Sendable () -> Void
+    ) {
+        self.responder = responder
+        self.limits = limits
+        self.logger = logger
+        self.admitted = admitted
+        self.onClose = onClose
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard admitted else {
+            logger.notice("control socket: too many clients (\(limits.maxClients)); refusing one")
+            Self.send(ControlReply.error("too many clients"), on: context.channel)
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stopWatching?()
+        stopWatching = nil
+        onClose()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard admitted else { return }
+        let buffer = unwrapInboundIn(data)
+        pending.append(contentsOf: buffer.readableBytesView)
+        let (requests, consumed) = ControlRequest.split(pending)
+        pending.removeFirst(consumed)
+        guard pending.count <= limits.maxRequestBytes else {
+            logger.notice("control socket: request longer than \(limits.maxRequestBytes) bytes; closing the client")
+            Self.send(ControlReply.error("request too long"), on: context.channel)
+            context.close(promise: nil)
+            return
+        }
+        for request in requests {
+            answer(request, channel: context.channel)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func answer(_ request: ControlRequest, channel: any Channel) {
+        switch request {
+        case .last:
+            Self.send(responder.last(), on: channel)
+        case .status:
+            Self.send(responder.status(), on: channel)
+        case .version:
+            Self.send(ControlReply.version, on: channel)
+        case .watch:
+            Self.send(ControlReply.watch(enabled: true), on: channel)
+            guard stopWatching == nil else { return }
+            let logger = logger
+            stopWatching = responder.watch { line in
+                channel.eventLoop.execute {
+                    if !Self.send(line, on: channel) {
+                        logger.notice("control socket: a watcher does not keep up; dropping it")
+                    }
+                }
+            }
+        case .unwatch:
+            stopWatching?()
+            stopWatching = nil
+            Self.send(ControlReply.watch(enabled: false), on: channel)
+        case .unknown(let name):
+            Self.send(ControlReply.error("unrecognized request '\(name)'"), on: channel)
+        }
+    }
+
+    /// Queues one line for the client; closes a client whose queue is full. Returns whether it was sent.
+    @discardableResult
+    private static func send(_ line: String, on channel: any Channel) -> Bool {
+        guard channel.isActive else { return false }
+        guard channel.isWritable else {
+            channel.close(promise: nil)
+            return false
+        }
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        channel.writeAndFlush(buffer, promise: nil)
+        return true
+    }
+}

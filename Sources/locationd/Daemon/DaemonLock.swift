@@ -1,0 +1,42 @@
+import Foundation
+import LocationState
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An exclusive lock on a data directory, held for as long as the daemon runs.
+///
+/// `flock(2)` on `DIR/locationd.lock`: the kernel drops it when the process ends,
+/// however it ends, so a killed daemon never leaves a stale lock behind. The file
+/// holds the owner's pid, for the message a second daemon prints.
+final class DaemonLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the lock or throws `LocationError` naming the daemon that holds it.
+    init(directory: String) throws(LocationError) {
+        let path = directory + "/locationd.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            close(fd)
+            let owner = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw .unavailable(
+                "another locationd\(owner.isEmpty ? "" : " (pid \(owner))") is already running with data directory \(directory); stop it or choose another --data-dir"
+            )
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import LocationState
+
+/// `locationd last`: where am I, and how fresh is that?
+///
+/// Asks the running daemon over its control socket; when none answers, reads the
+/// fix the daemon persisted and says that it comes from disk.
+struct LastCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "last",
+        abstract: "Print the current fix, or the last one known, with its age and source.",
+        discussion: """
+            Exit status: 0 a current fix; 3 only a stale or restored fix (still printed), or one \
+            older than --max-age; 4 no fix known; 64 bad usage; 69 daemon or store unavailable.
+            """)
+
+    /// The exit statuses scripts can tell apart.
+    enum Status {
+        static let current: Int32 = 0
+        static let staleOrRestored: Int32 = 3
+        static let none: Int32 = 4
+    }
+
+    @OptionGroup var dataDirectory: DataDirectoryOption
+
+    @Option(help: ArgumentHelp("The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Print the TPV object, with `age` (seconds) and `state`, as one JSON line.")
+    var json = false
+
+    @Flag(help: "Print a GeoJSON Feature.")
+    var geojson = false
+
+    @Option(help: ArgumentHelp("Treat a fix older than this many seconds as stale (exit status 3).", valueName: "seconds"))
+    var maxAge: Double?
+
+    func validate() throws {
+        if json && geojson { throw ValidationError("--json and --geojson exclude each other") }
+        if let maxAge, !(maxAge >= 0) || !maxAge.isFinite {
+            throw ValidationError("--max-age must be a number of seconds, 0 or more")
+        }
+    }
+
+    func run() throws {
+        let directory = dataDirectory.url.path
+        let socketPath = socket ?? directory + "/control.sock"
+        let answer: LastFixAnswer
+        do {
+            if let line = try ControlClient.ask("?LAST;", socketPath: socketPath) {
+                answer = try LastFixAnswer(daemonLine: line)
+            } else {
+                answer = try LastFixAnswer(storeDirectory: directory)
+                StandardError.write(
+                    "locationd: no daemon answers on \(socketPath); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
+                )
+            }
+        } catch {
+            throw error.exit()
+        }
+        guard let fix = answer.fix else {
+            if json { print(#"{"class":"TPV","mode":0,"state":"none"}"#) } else if !geojson { print("no fix known") }
+            throw ExitCode(Status.none)
+        }
+        let tooOld = maxAge.map { limit in (answer.ageSeconds ?? .infinity) > limit } ?? false
+        let state = tooOld && answer.state == .live ? .stale : answer.state
+        if json {
+            print(answer.jsonLine(state: state))
+        } else if geojson {
+            var bytes: [UInt8] = []
+            fix.appendGeoJSONFeature(to: &bytes)
+            print(String(decoding: bytes, as: UTF8.self))
+        } else {
+            print(answer.text(state: state), terminator: "")
+        }
+        if state != .live { throw ExitCode(Status.staleOrRestored) }
+    }
+}

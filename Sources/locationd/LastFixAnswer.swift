@@ -1,0 +1,116 @@
+import Foundation
+import LocationState
+
+/// A fix as `locationd last` reports it: the fix, how old it is, and whether it is current.
+struct LastFixAnswer {
+    /// Whether the fix is current.
+    enum State: String {
+        /// The daemon holds it as its current fix.
+        case live
+        /// The daemon's last fix, no longer current (the receiver lost its fix, or it timed out).
+        case stale
+        /// Read from the persisted store, by the daemon at start or by `last` itself.
+        case restored
+        /// Nothing is known.
+        case none
+    }
+
+    var fix: Location?
+    var state: State
+    var ageSeconds: Double?
+
+    /// Reads the daemon's answer to `?LAST;`: a TPV object with `age` and `state` added.
+    init(daemonLine line: String) throws(LocationError) {
+        let data = Data(line.utf8)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["class"] as? String == "TPV"
+        else { throw .unavailable("the daemon sent an answer that is not a TPV object: \(line.prefix(120))") }
+        state = (object["state"] as? String).flatMap(State.init(rawValue:)) ?? .none
+        ageSeconds = object["age"] as? Double
+        fix = state == .none ? nil : try? JSONDecoder().decode(Location.self, from: data)
+        if fix == nil { state = .none }
+    }
+
+    /// Reads the fix the daemon persisted in `directory`, when there is one.
+    init(storeDirectory directory: String, now: Date = Date()) throws(LocationError) {
+        let path = directory + "/" + LastFixAnswer.storeFileName
+        guard FileManager.default.fileExists(atPath: path) else {
+            fix = nil
+            state = .none
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unavailable("\(path): cannot read the stored fix; check its permissions")
+        }
+        let stored: Location?
+        do {
+            stored = try JSONDecoder().decode(Location?.self, from: data)
+        } catch {
+            throw .unavailable("\(path): the stored fix is not readable JSON; the daemon moves such a file aside at start")
+        }
+        guard var stored else {
+            fix = nil
+            state = .none
+            return
+        }
+        stored.source = .restored
+        fix = stored
+        state = .restored
+        ageSeconds = stored.time.map { now.timeIntervalSince($0) }
+    }
+
+    /// The file name of the persisted last fix (a `PersistentState` keyed `lastFix`).
+    static let storeFileName = "lastFix.json"
+
+    /// The TPV object with `age` and `state`, as one line.
+    func jsonLine(state: State) -> String {
+        guard let fix else { return #"{"class":"TPV","mode":0,"state":"none"}"# }
+        var bytes: [UInt8] = []
+        fix.appendJSON(to: &bytes)
+        bytes.removeLast()
+        if let ageSeconds {
+            bytes.append(contentsOf: #","age":"#.utf8)
+            bytes.append(contentsOf: String(format: "%.3f", ageSeconds).utf8)
+        }
+        bytes.append(contentsOf: #","state":""#.utf8)
+        bytes.append(contentsOf: state.rawValue.utf8)
+        bytes.append(contentsOf: #""}"#.utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Three human-readable lines: position and accuracy, motion, time and provenance.
+    func text(state: State) -> String {
+        guard let fix, let lat = fix.lat, let lon = fix.lon else { return "no fix known\n" }
+        var lines = String(format: "%.7f %@  %.7f %@", abs(lat), lat < 0 ? "S" : "N", abs(lon), lon < 0 ? "W" : "E")
+        if let eph = fix.eph { lines += String(format: "  ±%.1f m", eph) }
+        lines += "\n"
+        var motion: [String] = []
+        if let altitude = fix.altMSL ?? fix.altHAE {
+            motion.append(String(format: "altitude %.1f m%@", altitude, fix.altMSL == nil ? " (ellipsoid)" : ""))
+        }
+        if let speed = fix.speed { motion.append(String(format: "speed %.2f m/s", speed)) }
+        if let track = fix.track { motion.append(String(format: "track %.1f°", track)) }
+        if !motion.isEmpty { lines += motion.joined(separator: "  ") + "\n" }
+        var provenance: [String] = []
+        if let time = fix.time {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            provenance.append(formatter.string(from: time))
+        }
+        if let ageSeconds { provenance.append("age " + LastFixAnswer.describe(ageSeconds: ageSeconds)) }
+        provenance.append("source \(fix.source.rawValue)")
+        provenance.append(fix.mode == .threeD ? "3D fix" : "2D fix")
+        provenance.append(state.rawValue)
+        return lines + provenance.joined(separator: "  ") + "\n"
+    }
+
+    /// `0.4 s`, `12 min`, `3.5 h`, `2.1 days`.
+    static func describe(ageSeconds: Double) -> String {
+        switch ageSeconds {
+        case ..<120: String(format: "%.1f s", ageSeconds)
+        case ..<7200: String(format: "%.0f min", ageSeconds / 60)
+        case ..<172_800: String(format: "%.1f h", ageSeconds / 3600)
+        default: String(format: "%.1f days", ageSeconds / 86400)
+        }
+    }
+}

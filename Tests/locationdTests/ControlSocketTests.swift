@@ -1,0 +1,181 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import locationd
+
+/// A temporary directory for one test, removed when the test ends.
+struct TemporaryDirectory: ~Copyable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "locationd-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A running control server with a responder the test controls.
+final class ControlFixture: Sendable {
+    let server: ControlServer
+    let watchers = Watchers()
+
+    /// The send closures of the clients that asked `?WATCH;`.
+    final class Watchers: Sendable {
+        let list = Mutex<[@Sendable (String) -> Void]>([])
+        var isEmpty: Bool { list.withLock(\.isEmpty) }
+    }
+
+    init(socketPath: String, limits: ControlServer.Limits = .init()) async throws {
+        let watchers = watchers
+        let responder = ControlResponder(
+            last: { #"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"age":0.1,"state":"live"}"# },
+            status: { #"{"class":"STATUS","source":"simulated"}"# },
+            watch: { send in
+                watchers.list.withLock { $0.append(send) }
+                return {}
+            })
+        server = ControlServer(
+            path: socketPath, responder: responder, limits: limits, logger: Logger(label: "test"))
+        try await server.start()
+    }
+
+    func broadcast(_ line: String) {
+        for send in watchers.list.withLock({ $0 }) { send(line) }
+    }
+}
+
+/// Opens a raw client connection to a Unix socket.
+func connectRaw(_ path: String) throws -> FileHandle {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: path.utf8)
+        raw[path.utf8.count] = 0
+    }
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+}
+
+/// Reads one line (without newline) from a raw connection; nil at end of stream or timeout.
+func readLine(_ handle: FileHandle) -> String? {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while read(handle.fileDescriptor, &byte, 1) == 1 {
+        if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+        bytes.append(byte)
+    }
+    return nil
+}
+
+@Suite struct ControlSocketTests {
+    @Test func answersRequestsInGpsdStyle() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")
+        defer { Task { await fixture.server.stop() } }
+        let last = try ControlClient.ask("?LAST;", socketPath: fixture.server.path)
+        #expect(last?.hasPrefix(#"{"class":"TPV""#) == true)
+        let status = try ControlClient.ask("?STATUS;", socketPath: fixture.server.path)
+        #expect(status == #"{"class":"STATUS","source":"simulated"}"#)
+        let unknown = try ControlClient.ask("?FLY;", socketPath: fixture.server.path)
+        #expect(unknown == #"{"class":"ERROR","message":"unrecognized request 'FLY'"}"#)
+        let garbage = try ControlClient.ask("\u{1}\u{2}\"zz", socketPath: fixture.server.path)
+        #expect(garbage?.hasPrefix(#"{"class":"ERROR","message":"unrecognized request '"#) == true)
+    }
+
+    @Test func socketIsOwnerOnlyAndRemovedOnStop() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/control.sock"
+        let fixture = try await ControlFixture(socketPath: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        await fixture.server.stop()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try ControlClient.ask("?LAST;", socketPath: path) == nil)
+    }
+
+    @Test func endlessLineIsCutOffAndOthersAreStillServed() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxRequestBytes = 512
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        let flooder = try connectRaw(fixture.server.path)
+        let chunk = Data(repeating: UInt8(ascii: "A"), count: 4096)
+        try? flooder.write(contentsOf: chunk)
+        #expect(readLine(flooder) == #"{"class":"ERROR","message":"request too long"}"#)
+        #expect(readLine(flooder) == nil)
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+
+    @Test func clientsBeyondTheLimitAreRefusedAndSlotsAreReturned() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxClients = 4
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        var held: [FileHandle] = []
+        for _ in 0..<4 {
+            let client = try connectRaw(fixture.server.path)
+            try client.write(contentsOf: Data("?VERSION;".utf8))
+            #expect(readLine(client)?.contains(#""class":"VERSION""#) == true)
+            held.append(client)
+        }
+        let refused = try connectRaw(fixture.server.path)
+        #expect(readLine(refused) == #"{"class":"ERROR","message":"too many clients"}"#)
+        held.removeAll()
+        try await waitUntil { fixture.server.clientCount == 0 }
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+
+    @Test func watcherReceivesChangesInOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")
+        defer { Task { await fixture.server.stop() } }
+        let watcher = try connectRaw(fixture.server.path)
+        try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
+        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        try await waitUntil { !fixture.watchers.isEmpty }
+        for index in 0..<100 { fixture.broadcast(#"{"n":\#(index)}"#) }
+        for index in 0..<100 { #expect(readLine(watcher) == #"{"n":\#(index)}"#) }
+    }
+
+    @Test func watcherThatNeverReadsIsDroppedWithoutSlowingOthers() async throws {
+        let directory = try TemporaryDirectory()
+        var limits = ControlServer.Limits()
+        limits.maxQueuedBytes = 64 * 1024
+        let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock", limits: limits)
+        defer { Task { await fixture.server.stop() } }
+        let sleeper = try connectRaw(fixture.server.path)
+        try sleeper.write(contentsOf: Data("?WATCH;".utf8))
+        try await waitUntil { fixture.server.clientCount == 1 && !fixture.watchers.isEmpty }
+        let line = #"{"class":"TPV","padding":""# + String(repeating: "x", count: 1000) + #""}"#
+        for _ in 0..<5000 { fixture.broadcast(line) }
+        try await waitUntil { fixture.server.clientCount == 0 }
+        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+    }
+}
+
+/// Polls `condition` until it holds, failing the test after `seconds`.
+func waitUntil(
+    seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool
+) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else {
+            Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

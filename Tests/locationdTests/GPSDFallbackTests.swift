@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import LocationState
+
+/// The automatic source: gpsd when it delivers, the simulator when it cannot.
+@Suite(.timeLimit(.minutes(1)))
+struct GPSDFallbackTests {
+    static let realFix = Location(
+        time: Date(timeIntervalSince1970: 1_795_000_000), mode: .threeD, lat: 52.52, lon: 13.405, source: .gpsd)
+
+    static func isFix(from source: FixSource) -> @Sendable (ProviderEvent) -> Bool {
+        { if case .fix(let location) = $0 { location.source == source } else { false } }
+    }
+
+    static func automatic(gpsd: any LocationProvider, log: CapturedLog) -> AutomaticProvider {
+        AutomaticProvider(
+            gpsd: gpsd, simulator: SimulatedProvider(seed: 3, interval: .milliseconds(20)),
+            gracePeriod: .milliseconds(100), logger: log.logger())
+    }
+
+    @Test func fallsBackLoudlyAndComesBackToRealFixes() async throws {
+        let gpsd = ControlledProvider()
+        let log = CapturedLog()
+        let events = Mailbox<ProviderEvent>()
+        let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        defer { task.cancel() }
+
+        gpsd.send(.connected)
+        gpsd.send(.fix(Self.realFix))
+        gpsd.send(.disconnected(reason: "gpsd at localhost:2947 is not reachable (connection refused)."))
+        #expect(try await events.next() == .connected)
+        #expect(try await events.next() == .fix(Self.realFix))
+        #expect(
+            try await events.next()
+                == .disconnected(reason: "gpsd at localhost:2947 is not reachable (connection refused)."))
+
+        let warning = try await log.lines.next("the fallback warning") { $0.hasPrefix("warning") }
+        #expect(warning.contains("NO GPS") && warning.contains("SIMULATOR") && warning.contains("connection refused"))
+        guard case .fix(let simulated) = try await events.next(where: Self.isFix(from: .simulated)) else { return }
+        // The simulation starts where the real receiver was last.
+        #expect(abs(simulated.lat! - 52.52) < 0.01 && abs(simulated.lon! - 13.405) < 0.01)
+
+        // gpsd comes back: its connection alone does not end the simulation, a real fix does.
+        gpsd.send(.connected)
+        gpsd.send(.fix(Self.realFix))
+        _ = try await events.next(where: Self.isFix(from: .gpsd))
+        _ = try await log.lines.next("the switch back") { $0.hasPrefix("notice") && $0.contains("real fixes again") }
+        let second = Location(time: Self.realFix.time, mode: .threeD, lat: 52.53, lon: 13.405, source: .gpsd)
+        gpsd.send(.fix(second))
+        // Nothing simulated is passed on after the first real fix.
+        #expect(try await events.next() == .fix(second))
+        #expect(log.lines.pending.filter { $0.hasPrefix("warning") }.isEmpty)
+    }
+
+    @Test func aReceiverWithoutFixIsNotReplacedBySimulation() async throws {
+        let gpsd = ControlledProvider()
+        let log = CapturedLog()
+        let events = Mailbox<ProviderEvent>()
+        let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        defer { task.cancel() }
+        gpsd.send(.connected)
+        gpsd.send(.noFix(nil))
+        #expect(try await events.next() == .connected)
+        #expect(try await events.next() == .noFix(nil))
+        // Then gpsd's device goes away: after the grace period, the simulator takes over.
+        gpsd.send(.disconnected(reason: "gpsd at localhost:2947 has no GPS device."))
+        _ = try await events.next(where: Self.isFix(from: .simulated))
+        let warning = try await log.lines.next("the fallback warning") { $0.hasPrefix("warning") }
+        #expect(warning.contains("has no GPS device"))
+    }
+
+    /// A real GPSDProvider pointed at a port where no gpsd listens, then a gpsd appears there.
+    @Test func noGPSDAtAllThenOneAppears() async throws {
+        let port = try GPSFake.freeLoopbackPort()
+        let log = CapturedLog()
+        let gpsd = GPSDProvider(
+            host: "127.0.0.1", port: port, backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)),
+            pollInterval: .milliseconds(100), logger: log.logger(label: "gpsd"))
+        let events = Mailbox<ProviderEvent>()
+        let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        defer { task.cancel() }
+
+        _ = try await events.next(where: Self.isFix(from: .simulated))
+        let warning = try await log.lines.next("the fallback warning") { $0.contains("SIMULATOR") }
+        #expect(warning.hasPrefix("warning") && warning.contains("127.0.0.1:\(port) is not reachable"))
+
+        let track = TestTrack()
+        let gpsfake = try GPSFake(log: try track.write(), port: port)
+        defer { gpsfake.stop() }
+        guard
+            case .fix(let real) = try await events.next(
+                within: .seconds(15), "a real fix", where: Self.isFix(from: .gpsd))
+        else { return }
+        #expect(track.contains(lat: real.lat!, lon: real.lon!))
+        _ = try await log.lines.next("the switch back") { $0.contains("real fixes again") }
+    }
+}

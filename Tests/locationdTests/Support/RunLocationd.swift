@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// The built `locationd` executable next to the test bundle.
+func locationdBinary() -> URL {
+    var dir = Bundle.main.bundleURL
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("locationd").path) {
+        let parent = dir.deletingLastPathComponent()
+        precondition(parent != dir, "locationd binary not found beside the tests")
+        dir = parent
+    }
+    return dir.appendingPathComponent("locationd")
+}
+
+/// What a run of the built binary printed, and how it ended.
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs `locationd` with `arguments` and waits for it to exit.
+func runLocationd(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = locationdBinary()
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
+    let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+        status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+        stderr: String(decoding: stderrData, as: UTF8.self))
+}
