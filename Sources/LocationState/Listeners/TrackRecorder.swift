@@ -167,15 +167,7 @@ public final class TrackRecorder: Sendable {
 
     /// `2026-06-30.nmea`: the UTC day of `time`.
     static func dayFileName(_ time: Date) -> String {
-        let days = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
-        let (year, month, day) = UTCCalendar.civil(days: days)
-        var out: [UInt8] = []
-        UTCCalendar.appendDigits(year, width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        UTCCalendar.appendDigits(month, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        UTCCalendar.appendDigits(day, width: 2, to: &out)
-        return String(decoding: out, as: UTF8.self) + ".nmea"
+        UTCCalendar.iso8601(time).prefix(10) + ".nmea"  // 2026-06-30T23:55:00.000Z
     }
 
     /// `run-20260630T235500Z.nmea`: the UTC second of `time`.
