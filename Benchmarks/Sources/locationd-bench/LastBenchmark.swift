@@ -7,23 +7,10 @@ import Foundation
 /// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating, and
 /// `/bin/true` for the cost of starting a process from the benchmark, which both include.
 func lastBenchmark() async throws {
-    let locationd = try releaseLocationd()
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-last-\(getpid())")
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: work) }
-    let track = work.appendingPathComponent("track.nmea")
-    try nmeaTrack(epochs: 3600, rate: 1).write(to: track, atomically: true, encoding: .ascii)
-    let port = try freeLoopbackPort()
     // Three sentences an epoch, one every 1/3 s: a 1 Hz receiver.
-    let gpsfake = try startProcess("/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", "0.333", track.path])
-    defer { stopProcess(gpsfake) }
-    let data = work.appendingPathComponent("data").path
-    let daemon = try startProcess(
-        locationd.path, ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data])
-    defer { stopProcess(daemon) }
-    try waitFor("a live fix from the daemon", seconds: 60) {
-        (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
-    }
+    let rig = try GPSDRig(name: "last", epochs: 3600, rate: 1)
+    defer { rig.stop() }
+    let (locationd, data, port) = (rig.locationd, rig.data, rig.port)
     let rounds = 30
     var ours: [Double] = []
     var peer: [Double] = []
