@@ -4,7 +4,8 @@ import Foundation
 /// file with an `async throws` function that prints its lines and ends with
 /// `NAME: ratio R vs PEER (...)`, and add one line here.
 let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
-    "fanout": fanout
+    "fanout": fanout,
+    "latency": latency,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
