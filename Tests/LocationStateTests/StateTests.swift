@@ -227,6 +227,28 @@ import Testing
         #expect(received == [1])
     }
 
+    @Test func cancellingTheIteratingTaskEndsTheSequenceAndReleasingItDetaches() async throws {
+        let state = MonitoredState(key: "counter", initialValue: 0)
+        let changes = state.changes
+        let consumer = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        state ~> 1
+        consumer.cancel()
+        let received = try await withTimeLimit("the cancelled loop to end") { await consumer.value }
+        #expect(received <= 1)
+        #expect(state.listenerCount == 0, "cancelling detached the sequence")
+
+        do {
+            let unused = state.changes(policy: .latest)
+            #expect(state.listenerCount == 1)
+            withExtendedLifetime(unused) {}
+        }
+        #expect(state.listenerCount == 0, "releasing the sequence detached it")
+    }
+
     @Test func theCurrentValueIsDeliveredFirstWhenAsked() async throws {
         let state = MonitoredState(key: "counter", initialValue: 5)
         let recorder = Recorder<Int>()

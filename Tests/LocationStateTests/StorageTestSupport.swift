@@ -25,8 +25,6 @@ final class LogRecorder: Sendable {
         Logger(label: "test") { _ in Handler(recorder: self) }
     }
 
-    var messages: [String] { lines.withLock { $0.map(\.message) } }
-
     func messages(at level: Logger.Level) -> [String] {
         lines.withLock { $0.filter { $0.level == level }.map(\.message) }
     }

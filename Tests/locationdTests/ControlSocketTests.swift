@@ -5,18 +5,6 @@ import Testing
 
 @testable import locationd
 
-/// A temporary directory for one test, removed when the test ends.
-struct TemporaryDirectory: ~Copyable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "locationd-test-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A running control server with a responder the test controls.
 final class ControlFixture: Sendable {
     let server: ControlServer
@@ -45,37 +33,6 @@ final class ControlFixture: Sendable {
     func broadcast(_ line: String) {
         for send in watchers.list.withLock({ $0 }) { send(line) }
     }
-}
-
-/// Opens a raw client connection to a Unix socket.
-func connectRaw(_ path: String) throws -> FileHandle {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: path.utf8)
-        raw[path.utf8.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-}
-
-/// Reads one line (without newline) from a raw connection; nil at end of stream or timeout.
-func readLine(_ handle: FileHandle) -> String? {
-    var bytes: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(handle.fileDescriptor, &byte, 1) == 1 {
-        if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-        bytes.append(byte)
-    }
-    return nil
 }
 
 @Suite struct ControlSocketTests {
@@ -163,19 +120,5 @@ func readLine(_ handle: FileHandle) -> String? {
         for _ in 0..<5000 { fixture.broadcast(line) }
         try await waitUntil { fixture.server.clientCount == 0 }
         #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
-    }
-}
-
-/// Polls `condition` until it holds, failing the test after `seconds`.
-func waitUntil(
-    seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool
-) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else {
-            Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

@@ -111,7 +111,7 @@ struct ReplayCommandTests {
 
     @Test func randomBytesAreReadWithoutInventingAFix() throws {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<(4 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let path = try temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try runLocationd(["replay", path, "--speed", "max", "--format", "json"])

@@ -5,6 +5,8 @@ import Foundation
 /// `NAME: ratio R vs PEER (...)`, and add one line here.
 let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fanout": fanout,
+    "last": lastBenchmark,
+    "daemon": daemonBenchmark,
     "latency": latency,
 ]
 

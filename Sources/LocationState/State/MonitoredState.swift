@@ -100,10 +100,9 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
     public override func didModify(from old: Value, to new: Value) {
         super.didModify(from: old, to: new)
         let change = StateChange(old: old, new: new)
-        subscriptions.withLock { subscriptions in
-            for subscription in subscriptions {
-                subscription.enqueue(change)
-            }
+        let subscriptions = subscriptions.withLock { $0 }
+        for subscription in subscriptions {
+            subscription.enqueue(change)
         }
     }
 

@@ -15,6 +15,9 @@ import Logging
 /// it is moved aside to `KEY.corrupt-TIMESTAMP`, a warning is logged, and the
 /// default value is used. A failed background write is logged and retried by the
 /// next write or by ``flush()``, which throws.
+///
+/// It has no listeners of its own: react to the ``MonitoredState`` whose values
+/// it keeps (for the last fix, `deviceLocation`), and persist from a listener.
 public final class PersistentState<Value: Codable & Sendable>: State<Value>, @unchecked Sendable {
     // `@unchecked` only because the superclass is not final; every stored
     // property added here is a `let` of a `Sendable` type (see `State`).

@@ -84,7 +84,7 @@ final class Subscription<Value: Sendable>: Sendable {
     @usableFromInline let listenerID: ObjectIdentifier?
     @usableFromInline let consumer: Consumer
     /// The queue of a `.queue` consumer, kept apart so that `enqueue` need not copy
-    /// the enum (two atomic reference-count updates per change and listener).
+    /// the enum, nor retain the queue unless it schedules a drain job.
     @usableFromInline let queue: DispatchQueue?
     @usableFromInline let buffer = Locked(Buffer())
     @usableFromInline let cancelled = Atomic<Bool>(false)
@@ -110,28 +110,31 @@ final class Subscription<Value: Sendable>: Sendable {
     /// on the consumer.
     @inlinable
     func enqueue(_ change: StateChange<Value>) {
-        if let queue {
-            let schedule = buffer.withLock { buffer -> Bool in
-                guard !buffer.finished else { return false }
-                buffer.append(change, policy: policy)
-                guard !buffer.drainScheduled else { return false }
-                buffer.drainScheduled = true
-                return true
-            }
-            if schedule {
-                queue.async { self.drain() }
-            }
-        } else {
-            let wake = buffer.withLock { buffer -> (Waiter, [StateChange<Value>])? in
-                guard !buffer.finished else { return nil }
-                buffer.append(change, policy: policy)
-                guard let waiter = buffer.waiter else { return nil }
-                buffer.waiter = nil
-                return (waiter, buffer.takePending())
-            }
-            if let (waiter, batch) = wake {
-                waiter.resume(returning: batch)
-            }
+        guard queue != nil else { return enqueueForStream(change) }
+        let schedule = buffer.withLock { buffer -> Bool in
+            guard !buffer.finished else { return false }
+            buffer.append(change, policy: policy)
+            guard !buffer.drainScheduled else { return false }
+            buffer.drainScheduled = true
+            return true
+        }
+        if schedule, let queue {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// `enqueue` for a stream: hands the buffer to a waiting iterator, if any.
+    @usableFromInline
+    func enqueueForStream(_ change: StateChange<Value>) {
+        let wake = buffer.withLock { buffer -> (Waiter, [StateChange<Value>])? in
+            guard !buffer.finished else { return nil }
+            buffer.append(change, policy: policy)
+            guard let waiter = buffer.waiter else { return nil }
+            buffer.waiter = nil
+            return (waiter, buffer.takePending())
+        }
+        if let (waiter, batch) = wake {
+            waiter.resume(returning: batch)
         }
     }
 

@@ -31,4 +31,18 @@ public enum DataDirectory {
         return URL(fileURLWithPath: home, isDirectory: true)
             .appendingPathComponent(".local/state/locationd", isDirectory: true)
     }
+
+    /// Creates a directory and its missing parents, each with mode 0700 (less the umask);
+    /// an existing directory is left as it is.
+    ///
+    /// POSIX `mkdir` rather than `FileManager`, whose errors on Linux lose the reason ("Not a directory").
+    public static func create(_ url: URL) throws(LocationError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        let parent = url.deletingLastPathComponent()
+        if parent.path != url.path { try create(parent) }
+        if mkdir(url.path, 0o700) != 0, errno != EEXIST {
+            throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
 }

@@ -41,7 +41,7 @@ public struct TileDatabase: Sendable {
     static func open(at url: URL, busyTimeout: Duration, maxPageCount: Int?) throws(LocationError) -> TileDatabase {
         let path = url.path
         let directory = url.deletingLastPathComponent()
-        try createDirectory(directory)
+        try DataDirectory.create(directory)
         let existed = FileManager.default.fileExists(atPath: path)
         var configuration = Configuration()
         configuration.journalMode = .wal
@@ -266,17 +266,4 @@ public struct TileZoomSummary: Sendable, Hashable {
 /// A one-phrase reason for an error that is not SQLite's.
 private func reason(of error: any Error) -> String {
     (error as NSError).localizedDescription
-}
-
-/// Creates a directory and its missing parents, each with mode 0700 (less the umask).
-///
-/// POSIX `mkdir` rather than `FileManager`, whose errors on Linux lose the reason ("Not a directory").
-private func createDirectory(_ url: URL) throws(LocationError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-    let parent = url.deletingLastPathComponent()
-    if parent.path != url.path { try createDirectory(parent) }
-    if mkdir(url.path, 0o700) != 0, errno != EEXIST {
-        throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
-    }
 }

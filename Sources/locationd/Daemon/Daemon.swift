@@ -159,11 +159,18 @@ extension DaemonConfiguration {
         }
     }
 
+    /// gpsd at the configured address; checks for cancellation five times a second so that shutdown is prompt.
+    private func gpsdProvider(logger: Logger) -> GPSDProvider {
+        GPSDProvider(host: gpsdHost, port: gpsdPort, pollInterval: .milliseconds(200), logger: logger)
+    }
+
     /// The provider for the configured source.
     func makeProvider(logger: Logger) -> any LocationProvider {
         switch source {
-        case .auto, .gpsd:
-            GPSDProvider(host: gpsdHost, port: gpsdPort, pollInterval: .milliseconds(200), logger: logger)
+        case .auto:
+            AutomaticProvider(gpsd: gpsdProvider(logger: logger), logger: logger)
+        case .gpsd:
+            gpsdProvider(logger: logger)
         case .simulated:
             SimulatedProvider()
         case .replay(let path):

@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Records the fixes as NMEA 0183 files that `locationd replay` reads back into the same
+/// fixes (``NMEAWriter``: a GGA and an RMC per fix). The one exception is what the
+/// decoder derives from the fix before, such as `climb`: the first fix of a file has none.
+///
+/// Files go to a directory (usually `DATA_DIR/tracks`, mode 0700, files 0600), one per
+/// UTC day of the fixes (`2026-06-30.nmea`) or one per run, named after the run's first
+/// fix (`run-20260630T235500Z.nmea`). Files are only ever appended to. After a crash
+/// the last line may be cut short: the next run starts a new line first, and replay
+/// drops the damaged sentence.
+///
+/// Fixes are buffered and written when ``Configuration/bufferBytes`` are pending, when a
+/// file is left for the next one, and on ``flush()`` and ``close()``. Fixes without a
+/// position and `nil` (no current fix) are not recorded.
+///
+/// - Important: when writing fails (disk full, directory not writable), the recorder
+///   logs it once, keeps up to ``Configuration/maxPendingBytes`` and retries with the
+///   next write; beyond that it drops the oldest pending fixes and logs it. It never
+///   truncates or rewrites a file.
+public final class TrackRecorder: Sendable {
+    /// How recordings are split into files.
+    public enum Split: String, Sendable, CaseIterable {
+        /// One file per UTC day of the fix times.
+        case day
+        /// One file per run of the recorder.
+        case run
+    }
+
+    /// Where and how to record.
+    public struct Configuration: Sendable {
+        /// One file per day or per run.
+        public var split: Split
+        /// Pending bytes that start a write.
+        public var bufferBytes: Int
+        /// Pending bytes kept while writing fails; past this the oldest are dropped.
+        public var maxPendingBytes: Int
+
+        public init(split: Split = .day, bufferBytes: Int = 4096, maxPendingBytes: Int = 1 << 20) {
+            self.split = split
+            self.bufferBytes = bufferBytes
+            self.maxPendingBytes = maxPendingBytes
+        }
+    }
+
+    private struct State {
+        /// The file the pending bytes belong to.
+        var file: String?
+        var pending: [UInt8] = []
+        var runName: String?
+        var failing = false
+        /// Files this recorder has already checked for a cut-short last line.
+        var checked: Set<String> = []
+    }
+
+    /// The directory the files go to.
+    public let directory: URL
+    private let configuration: Configuration
+    private let writer = NMEAWriter()
+    private let log: Logger
+    private let now: @Sendable () -> Date
+    private let state = Locked(State())
+
+    /// - Parameters:
+    ///   - directory: where the files go; created when missing.
+    ///   - configuration: split and buffering.
+    ///   - logger: where failures are logged.
+    ///   - now: the clock for fixes that carry no time.
+    public init(
+        directory: URL,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "locationd.tracks"),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.directory = directory
+        self.configuration = configuration
+        self.log = logger
+        self.now = now
+    }
+
+    /// Records a fix. Cheap unless the buffer is full, then one `write(2)`.
+    public func record(_ location: Location?) {
+        guard let location, location.hasPosition else { return }
+        let time = location.time ?? now()
+        state.withLock { state in
+            let name: String
+            switch configuration.split {
+            case .day:
+                name = Self.dayFileName(time)
+            case .run:
+                name = state.runName ?? Self.runFileName(time)
+                state.runName = name
+            }
+            if state.file != name {
+                writePending(&state)
+                if !state.pending.isEmpty { dropPending(&state, reason: "the previous file could not be written") }
+                state.file = name
+            }
+            writer.append(location, to: &state.pending)
+            if state.pending.count >= configuration.bufferBytes { writePending(&state) }
+            if state.pending.count > configuration.maxPendingBytes {
+                dropPending(&state, reason: "writing failed for too long")
+            }
+        }
+    }
+
+    /// Writes what is pending.
+    ///
+    /// - Throws: the write's error; the fixes then stay pending.
+    public func flush() throws(LocationError) {
+        try state.withLock { state in writePending(&state) }.get()
+    }
+
+    /// Writes what is pending: call it on shutdown.
+    public func close() throws(LocationError) {
+        try flush()
+    }
+
+    /// The files in the directory, oldest first (their names sort by time).
+    public func files() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".nmea") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    @discardableResult
+    private func writePending(_ state: inout State) -> Result<Void, LocationError> {
+        guard let file = state.file, !state.pending.isEmpty else { return .success(()) }
+        let url = directory.appendingPathComponent(file)
+        do throws(LocationError) {
+            try DataDirectory.create(directory)
+            let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+            defer { closeDescriptor(descriptor) }
+            if !state.checked.contains(file) {
+                if endsInsideALine(descriptor) { try writeAll(descriptor, Array("\r\n".utf8), path: url.path) }
+                state.checked.insert(file)
+            }
+            try writeAll(descriptor, state.pending, path: url.path)
+            state.pending.removeAll(keepingCapacity: true)
+            if state.failing {
+                state.failing = false
+                log.notice("track: writing again to \(url.path)")
+            }
+            return .success(())
+        } catch {
+            if !state.failing {
+                state.failing = true
+                log.error("track: \(error.message) Keeping the fixes in memory and retrying.")
+            }
+            return .failure(error)
+        }
+    }
+
+    private func dropPending(_ state: inout State, reason: String) {
+        log.error("track: dropped \(state.pending.count) bytes of fixes: \(reason)")
+        state.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// `2026-06-30.nmea`: the UTC day of `time`.
+    static func dayFileName(_ time: Date) -> String {
+        UTCCalendar.iso8601(time).prefix(10) + ".nmea"  // 2026-06-30T23:55:00.000Z
+    }
+
+    /// `run-20260630T235500Z.nmea`: the UTC second of `time`.
+    static func runFileName(_ time: Date) -> String {
+        let iso = UTCCalendar.iso8601(time)  // 2026-06-30T23:55:00.000Z
+        let basic = iso.prefix(19).filter { $0 != "-" && $0 != ":" }
+        return "run-\(basic)Z.nmea"
+    }
+}
+
+extension TrackRecorder: StateListener {
+    /// Records each change's new value (``record(_:)``).
+    public func stateDidChange(_ change: StateChange<Location?>) {
+        record(change.new)
+    }
+}
+
+/// Whether the file's last byte is not a line end: a write cut short by a crash.
+private func endsInsideALine(_ descriptor: Int32) -> Bool {
+    var last: UInt8 = 0
+    let size = lseek(descriptor, 0, SEEK_END)
+    guard size > 0, pread(descriptor, &last, 1, size - 1) == 1 else { return false }
+    return last != UInt8(ascii: "\n")
+}
+
+private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(LocationError) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { buffer in
+            write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        }
+        if written < 0 {
+            if errno == EINTR { continue }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        offset += written
+    }
+}
+
+/// `close(2)`, named apart from ``TrackRecorder/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

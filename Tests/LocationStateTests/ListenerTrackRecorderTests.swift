@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Logging
+import Testing
+
+@testable import LocationState
+
+/// The fixes `locationd replay` gets from a file (`replay(_:)` of ReplayProviderTests).
+private func replayedFixes(_ path: String) async throws -> [Location] {
+    try await replay(path).0.compactMap { event in
+        if case .fix(let location) = event { location } else { nil }
+    }
+}
+
+/// Expects equal fix lists, reporting the count or the first fix that differs rather than both lists.
+private func expectSameFixes(
+    _ actual: [Location], _ expected: [Location], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(actual.count == expected.count, sourceLocation: sourceLocation)
+    if let index = zip(actual, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+        Issue.record(
+            "fix \(index) differs: \(actual[index]) instead of \(expected[index])", sourceLocation: sourceLocation)
+    }
+}
+
+@Test func aRecordedDriveReplaysToTheSameFixesSplitAtMidnight() async throws {
+    let original = try await replayedFixes(sampleTrack("drive.nmea"))
+    #expect(original.count == 600)
+    #expect(original[300].time == Date(timeIntervalSince1970: 1_782_864_000))  // 2026-07-01T00:00:00Z
+    let directory = try TileFixtures.directory().appendingPathComponent("tracks")
+    let recorder = TrackRecorder(directory: directory)
+    for fix in original { recorder.record(fix) }
+    try recorder.close()
+
+    let files = recorder.files()
+    #expect(files.map(\.lastPathComponent) == ["2026-06-30.nmea", "2026-07-01.nmea"])
+    // The decoder derives climb from the fix before; the first fix of a file has none.
+    var expected = original
+    expected[0].climb = nil
+    expected[300].climb = nil  // 2026-07-01T00:00:00Z, the first fix of the second file
+    var replayed: [Location] = []
+    for file in files { replayed += try await replayedFixes(file.path) }
+    expectSameFixes(replayed, expected)
+    expectSameFixes(try TrackRecorder.fixes(in: files), expected)
+}
+
+@Test(arguments: ["walk.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea"])
+func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
+    let original = try await replayedFixes(sampleTrack(track))
+    let recorder = TrackRecorder(
+        directory: try TileFixtures.directory(), configuration: .init(split: .run, bufferBytes: 1000))
+    for fix in original { recorder.record(fix) }
+    recorder.record(nil)
+    try recorder.close()
+
+    let files = recorder.files()
+    #expect(files.count == 1)
+    expectSameFixes(try await replayedFixes(try #require(files.first).path), original)
+}
+
+@Test func aRunFileIsNamedAfterTheFirstFix() throws {
+    let recorder = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(split: .run))
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))  // 2027-01-15T08:00:00Z
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 86_401))  // the next day, same run
+    try recorder.close()
+    #expect(recorder.files().map(\.lastPathComponent) == ["run-20270115T080000Z.nmea"])
+    #expect(try TrackRecorder.fixes(in: recorder.files()).count == 2)
+}
+
+@Test func fixesWaitInTheBufferUntilItIsFullOrFlushed() throws {
+    let recorder = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1 << 16))
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))
+    #expect(recorder.files().isEmpty)
+    try recorder.flush()
+    #expect(try TrackRecorder.fixes(in: recorder.files()).count == 1)
+
+    let small = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1))
+    small.record(TileFixtures.fix(52.5, 13.4, at: 0))
+    #expect(try TrackRecorder.fixes(in: small.files()).count == 1)
+}
+
+@Test func aLineCutShortByACrashDoesNotSpoilTheNextFix() throws {
+    let directory = try TileFixtures.directory()
+    let file = directory.appendingPathComponent("2027-01-15.nmea")
+    let first = NMEAWriter().text(for: TileFixtures.fix(52.5, 13.4, at: 0))
+    try Data((first + "$GPGGA,080001.000,4830.00").utf8).write(to: file)  // killed mid-sentence
+
+    let recorder = TrackRecorder(directory: directory)
+    recorder.record(TileFixtures.fix(52.6, 13.5, at: 2))
+    try recorder.close()
+    let fixes = try TrackRecorder.fixes(in: [file])
+    #expect(fixes.map(\.time) == [TileFixtures.time(0), TileFixtures.time(2)])
+    #expect(fixes.last?.lat == 52.6)
+}
+
+@Test func gpxExportHoldsTheFixesOfATimeRange() throws {
+    let recorder = TrackRecorder(directory: try TileFixtures.directory())
+    for second in 0..<10 { recorder.record(TileFixtures.fix(52.5, 13.4 + Double(second) * 0.001, at: Double(second))) }
+    try recorder.close()
+
+    let all = try TrackRecorder.gpx(of: recorder.files())
+    #expect(all.hasPrefix(Location.gpxHeader) && all.hasSuffix(Location.gpxFooter))
+    #expect(all.components(separatedBy: "<trkpt ").count - 1 == 10)
+    let some = try TrackRecorder.gpx(of: recorder.files(), during: TileFixtures.time(3)...TileFixtures.time(5))
+    #expect(some.components(separatedBy: "<trkpt ").count - 1 == 3)
+    #expect(some.contains("<time>2027-01-15T08:00:03.000Z</time>"))
+    #expect(!some.contains("<time>2027-01-15T08:00:06.000Z</time>"))
+}
+
+@Test func gpxOfAMissingFileIsAClearError() throws {
+    let missing = try TileFixtures.directory().appendingPathComponent("none.nmea")
+    #expect(throws: LocationError.fileNotFound(path: missing.path)) { try TrackRecorder.gpx(of: [missing]) }
+}
+
+@Test func aDirectoryThatCannotBeWrittenIsLoggedOnceAndRetried() throws {
+    let file = try TileFixtures.directory().appendingPathComponent("a-file")
+    try Data("x".utf8).write(to: file)
+    let messages = TileEventLog<(Logger.Level, String)>()
+    let recorder = TrackRecorder(
+        directory: file.appendingPathComponent("tracks"), configuration: .init(bufferBytes: 1),
+        logger: TileFixtures.logger(capturing: messages))
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 1))
+    #expect(throws: LocationError.self) { try recorder.flush() }
+    let errors = messages.events.filter { $0.0 == .error }
+    #expect(errors.count == 1)
+    #expect(errors.first?.1.contains("Not a directory") == true)
+}
+
+@Test func aTrackRecorderAttachedToTheDeviceLocationRecordsEveryFix() async throws {
+    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    let recorder = TrackRecorder(directory: try TileFixtures.directory())
+    let queue = DispatchQueue(label: "test.tracks")
+    deviceLocation.addListener(recorder, on: queue)
+    for second in 0..<5 { deviceLocation ~> TileFixtures.fix(52.5, 13.4, at: Double(second)) }
+    deviceLocation ~> nil
+    try await drain(queue)
+    try recorder.close()
+    #expect(try TrackRecorder.fixes(in: recorder.files()).map(\.time) == (0..<5).map { TileFixtures.time(Double($0)) })
+}

@@ -1,0 +1,121 @@
+import Foundation
+import LocationState
+import Testing
+
+@testable import locationd
+
+/// `locationd run` and `locationd last` as real processes, talking over the real socket.
+@Suite(.timeLimit(.minutes(2)))
+struct DaemonTests {
+    /// Parses one JSON object line.
+    static func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func simulatedDaemonAnswersLastWatchAndStatusThenStopsOnSIGTERM() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let permissions = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)[.posixPermissions]
+        #expect(permissions as? Int == 0o600)
+        let directoryPermissions = try FileManager.default.attributesOfItem(atPath: daemon.dataDirectory)[
+            .posixPermissions]
+        #expect(directoryPermissions as? Int == 0o700)
+
+        let watcher = try connectRaw(daemon.socketPath)
+        try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
+        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        var times: [String] = []
+        while times.count < 3 {
+            let fix = try Self.object(try #require(readLine(watcher)))
+            #expect(fix["class"] as? String == "TPV")
+            #expect(fix["source"] as? String == "simulated")
+            times.append(try #require(fix["time"] as? String))
+        }
+        #expect(times == times.sorted() && Set(times).count == 3)
+
+        let last = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        #expect(last.status == 0)
+        let answer = try Self.object(last.stdout)
+        #expect(answer["state"] as? String == "live")
+        #expect(answer["source"] as? String == "simulated")
+        #expect((answer["age"] as? Double).map { $0 >= 0 && $0 < 5 } == true)
+
+        let status = try Self.object(try #require(try ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)))
+        #expect(status["source"] as? String == "simulated")
+        #expect(status["state"] as? String == "live")
+        #expect((status["fixes"] as? Int).map { $0 >= 3 } == true)
+
+        let stopped = try await daemon.stop(with: SIGTERM)
+        #expect(stopped.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        #expect(readLine(watcher) == nil)
+    }
+
+    @Test func sigintStopsTooAndASecondDaemonOnTheSameDirectoryIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await DaemonProcess(dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let second = try runLocationd([
+            "run", "--data-dir", first.dataDirectory, "--source", "simulated", "--socket", directory.path + "/other.sock",
+        ])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("another locationd (pid \(first.process.processIdentifier)) is already running"))
+        #expect(try ControlClient.ask("?STATUS;", socketPath: first.socketPath) != nil)
+        let stopped = try await first.stop(with: SIGINT)
+        #expect(stopped.status == 0)
+    }
+
+    @Test func lastWithoutDaemonOrStoreSaysNoFix() throws {
+        let directory = try TemporaryDirectory()
+        let run = try runLocationd(["last", "--data-dir", directory.path])
+        #expect(run.status == 4)
+        #expect(run.stdout == "no fix known\n")
+        #expect(run.stderr.contains("no daemon answers"))
+    }
+
+    @Test(arguments: [
+        (["run", "--bogus"], Int32(64), "Unknown option"),
+        (["run", "--gpsd", "host:99999"], Int32(64), "gpsd port must be a number"),
+        (["run", "--source", "replay"], Int32(64), "'replay' needs one file"),
+        (["run", "--zooms", "30"], Int32(64), "zooms must be numbers from 0 to 22"),
+        (["run", "--config", "/nonexistent/locationd.conf"], Int32(66), "no such file"),
+        (["run", "--data-dir", "/proc/locationd"], Int32(73), "cannot create the data directory"),
+        (["last", "--json", "--geojson"], Int32(64), "exclude each other"),
+    ])
+    func badCommandLinesGetOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) throws {
+        let run = try runLocationd(arguments)
+        #expect(run.status == status)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count <= 3, "\(run.stderr)")
+    }
+
+    @Test func gpsdDaemonEndsOnTheTracksLastFix() async throws {
+        let track = TestTrack(epochs: 12)
+        let log = try track.write()
+        let gpsfake = try GPSFake(log: log, once: true)
+        defer { gpsfake.stop() }
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data",
+            arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "30"])
+        let watcher = try connectRaw(daemon.socketPath)
+        try watcher.write(contentsOf: Data("?WATCH;".utf8))
+        _ = readLine(watcher)
+        let expected = try runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
+        let expectedLast = try Self.object(try #require(expected.stdout.split(separator: "\n").last.map(String.init)))
+        var seen: [String: Any] = [:]
+        while seen["time"] as? String != expectedLast["time"] as? String {
+            seen = try Self.object(try #require(readLine(watcher), "the watch ended before the track's last fix"))
+        }
+        let last = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        let answer = try Self.object(last.stdout)
+        #expect(answer["source"] as? String == "gpsd")
+        #expect(answer["time"] as? String == expectedLast["time"] as? String)
+        for field in ["lat", "lon"] {
+            let ours = try #require(answer[field] as? Double)
+            let replayed = try #require(expectedLast[field] as? Double)
+            #expect(abs(ours - replayed) < 1e-7, "\(field)")
+        }
+        #expect(try await daemon.stop().status == 0)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import locationd
+
+/// `locationd run` as a real child process, with its data directory and socket.
+final class DaemonProcess: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is a `let` set in init; Process is
+    // safe for the calls made on it later (signals, isRunning, waitUntilExit).
+    let process = Process()
+    let dataDirectory: String
+    let socketPath: String
+    private let errorLog: String
+
+    /// Starts `locationd run --data-dir DIR` with `arguments` and waits until its socket answers.
+    init(dataDirectory: String, arguments: [String], waitForSocket: Bool = true) async throws {
+        self.dataDirectory = dataDirectory
+        socketPath = dataDirectory + "/control.sock"
+        errorLog = dataDirectory + ".stderr"
+        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+        process.executableURL = locationdBinary()
+        process.arguments = ["run", "--data-dir", dataDirectory] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errorLog)
+        try process.run()
+        if waitForSocket {
+            let socketPath = socketPath
+            let process = process
+            try await waitUntil(seconds: 20) {
+                !process.isRunning || ((try? ControlClient.ask("?VERSION;", socketPath: socketPath)) ?? nil) != nil
+            }
+            #expect(process.isRunning, "locationd run exited early: \(stderr)")
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: errorLog)
+    }
+
+    /// What the daemon logged so far.
+    var stderr: String {
+        (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends `signal` and waits for the process to exit; returns its status and how long it took.
+    func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) async throws -> (status: Int32, seconds: Double) {
+        let start = Date()
+        kill(process.processIdentifier, signal)
+        let process = process
+        try await waitUntil(seconds: seconds) { !process.isRunning }
+        process.waitUntilExit()
+        return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+}
