@@ -27,6 +27,9 @@ func latency() async throws {
     gpsfake.standardError = FileHandle.nullDevice
     try gpsfake.run()
     defer {
+        // gpsfake does not take its gpsd along when killed: stop it, kill its gpsd, then it.
+        kill(gpsfake.processIdentifier, SIGSTOP)
+        if let gpsd = childProcess(of: gpsfake.processIdentifier, named: "gpsd") { kill(gpsd, SIGKILL) }
         kill(gpsfake.processIdentifier, SIGKILL)
         gpsfake.waitUntilExit()
     }

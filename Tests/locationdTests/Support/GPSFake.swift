@@ -50,6 +50,8 @@ final class GPSFake: @unchecked Sendable {
     /// is connected) and reaps gpsfake, so that the port is free afterwards.
     func stop() {
         guard process.isRunning else { return }
+        // Stopped first, gpsfake cannot start a gpsd between the look-up and the kill.
+        kill(process.processIdentifier, SIGSTOP)
         let gpsd = gpsdPID
         if let gpsd { kill(gpsd, SIGKILL) }
         kill(process.processIdentifier, SIGKILL)
