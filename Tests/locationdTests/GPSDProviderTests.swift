@@ -42,6 +42,7 @@ struct GPSDProviderTests {
         // gpsd needs an epoch or two to learn the receiver; from then on every field is there.
         let settled = try #require(fixes.last)
         #expect(settled.mode == .threeD)
+        #expect(settled.status == 1)
         #expect(settled.altMSL == 545.4)
         #expect(settled.altHAE.map { abs($0 - 592.3) < 1e-9 } == true)
         #expect(settled.geoidSep == 46.9)

@@ -46,6 +46,7 @@ struct GPSDSampleTrackTests {
             let expected = try #require(replayed[key], "gpsd reported a fix at \(key) that replay does not have")
             #expect(abs(fix.lat! - (expected["lat"] as! Double)) < 1e-8, "lat at \(key)")
             #expect(abs(fix.lon! - (expected["lon"] as! Double)) < 1e-8, "lon at \(key)")
+            #expect(fix.status == expected["status"] as? Int, "status at \(key)")
             if let altMSL = fix.altMSL {
                 #expect(abs(altMSL - (expected["altMSL"] as! Double)) < 1e-3, "altMSL at \(key)")
             }
