@@ -117,8 +117,9 @@ struct ReplayCommandTests {
         let run = try runLocationd(["replay", path, "--speed", "max", "--format", "json"])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.contains("0 fixes"))
-        #expect(!run.stderr.contains("0 lines dropped"))
+        // Anchored on ", " so that "10 fixes" or "8050 lines dropped" do not match.
+        #expect(run.stderr.contains(", 0 fixes,"))
+        #expect(!run.stderr.contains(", 0 lines dropped"))
     }
 
     @Test func sampleTracksAreWhatTheGeneratorWrites() throws {
