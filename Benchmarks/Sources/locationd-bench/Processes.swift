@@ -193,9 +193,13 @@ final class GPSDRig {
         }
     }
 
-    /// Stops the daemon and gpsfake and removes the working directory.
+    /// Stops the daemon, gpsfake's gpsd and gpsfake, and removes the working directory.
+    ///
+    /// gpsd goes first: gpsfake ignores SIGTERM while a client is connected, and a
+    /// gpsfake killed before its gpsd leaves that gpsd running.
     func stop() {
         stopProcess(daemon)
+        if let gpsd = childProcess(of: gpsfake.processIdentifier, named: "gpsd") { kill(gpsd, SIGKILL) }
         stopProcess(gpsfake)
         try? FileManager.default.removeItem(at: work)
     }
