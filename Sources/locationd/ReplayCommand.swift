@@ -29,6 +29,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "How to print fixes: text, json (one gpsd TPV object per line), geojson or gpx.")
     var format: ReplayOutputFormat = .text
 
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "Also run the daemon's listeners on the fixes: fill the tile log and the last fix in this directory.",
+            valueName: "dir"))
+    var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("Tile zoom levels to log with --data-dir (default 14,17).", valueName: "list"))
+    var zooms: String?
+
     func run() async throws {
         let output = ReplayOutput(format: format)
         let progress = ReplayProgress.forTerminal()
@@ -37,7 +47,18 @@ struct ReplayCommand: AsyncParsableCommand {
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
-        let pipeline = ReplayPipeline(output: output)
+        let listeners: ReplayListeners?
+        do {
+            listeners = try dataDirectory.map { directory throws(LocationError) in
+                let zooms = try zooms.map { text throws(LocationError) in
+                    try DaemonConfiguration.parseZooms(text, origin: "--zooms")
+                }
+                return try ReplayListeners(directory: directory, zooms: zooms ?? [14, 17])
+            }
+        } catch {
+            throw error.exit()
+        }
+        let pipeline = ReplayPipeline(output: output, alsoRecord: listeners.map { $0.record })
         let statistics: NMEAStatistics
         do {
             statistics = try await provider.replay { pipeline.send($0) }
@@ -46,6 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error.exit()
         }
         pipeline.drain()
+        await listeners?.finish()
         progress?.clear()
         output.finish()
         StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")

@@ -17,11 +17,13 @@ final class ReplayPipeline: Sendable {
     private let slots = DispatchSemaphore(value: ReplayPipeline.window)
     private let observation: StateObservation
 
-    /// A pipeline whose listener prints through `output` on its own serial queue.
-    init(output: ReplayOutput) {
+    /// A pipeline whose listener prints through `output` on its own serial queue, and
+    /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
+    init(output: ReplayOutput, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
         let slots = self.slots
         observation = deviceLocation.observe(on: DispatchQueue(label: "locationd.replay.output"), policy: .all) {
             change in
+            alsoRecord?(change.new)
             if let fix = change.new { output.print(fix) }
             slots.signal()
         }
