@@ -8,6 +8,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "last": lastBenchmark,
     "daemon": daemonBenchmark,
     "latency": latency,
+    "replay": replayBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -49,6 +49,8 @@ public struct NMEAEpochAssembler: Sendable {
     /// The sentence types, for learning which one ends a cycle.
     private enum Kind: UInt8 {
         case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+
+        var bit: UInt16 { 1 << rawValue }
     }
 
     /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).
@@ -84,7 +86,8 @@ public struct NMEAEpochAssembler: Sendable {
     /// Time of day of the last timed sentence, milliseconds.
     private var lastTimedTime: Int?
     private var lastTimedKind: Kind?
-    private var cycleEnders: Set<Kind> = []
+    /// The sentence kinds learnt to end a cycle, one bit per ``Kind``.
+    private var cycleEnders: UInt16 = 0
     private var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
@@ -161,7 +164,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
         if timed != nil { lastTimedKind = kind }
-        if cycleEnders.isEmpty || (timed != nil && cycleEnders.contains(kind)) { report() }
+        if cycleEnders == 0 || (timed != nil && cycleEnders & kind.bit != 0) { report() }
     }
 
     /// Ends the input: emits the epoch in progress if it was reported.
@@ -173,7 +176,7 @@ public struct NMEAEpochAssembler: Sendable {
         defer { lastTimedTime = time }
         if let last = lastTimedTime, abs(time - last) <= NMEAEpochAssembler.epochTolerance { return }
         release(emit)
-        if let kind = lastTimedKind { cycleEnders.insert(kind) }
+        if let kind = lastTimedKind { cycleEnders |= kind.bit }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
         previousHadAltitude = state.altitudeMSL != nil
