@@ -13,7 +13,9 @@ func replayBenchmark() async throws {
     for name in names { sample.append(try Data(contentsOf: tracks.appendingPathComponent(name))) }
     guard !sample.isEmpty else { throw BenchmarkError("no SampleTracks/*.nmea to repeat") }
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-replay-\(getpid()).nmea")
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+        throw BenchmarkError("cannot create \(file.path)")
+    }
     defer { try? FileManager.default.removeItem(at: file) }
     let handle = try FileHandle(forWritingTo: file)
     var size = 0
