@@ -286,6 +286,8 @@ private func greatCircleDistance(
     let radians = Double.pi / 180
     let sinLatitude = sin((latitude2 - latitude1) * radians / 2)
     let sinLongitude = sin((longitude2 - longitude1) * radians / 2)
-    let h = sinLatitude * sinLatitude + cos(latitude1 * radians) * cos(latitude2 * radians) * sinLongitude * sinLongitude
+    let h =
+        sinLatitude * sinLatitude
+        + cos(latitude1 * radians) * cos(latitude2 * radians) * sinLongitude * sinLongitude
     return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
 }
