@@ -37,15 +37,15 @@ struct ReplayCommand: AsyncParsableCommand {
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
+        let pipeline = ReplayPipeline(output: output)
         let statistics: NMEAStatistics
         do {
-            statistics = try await provider.replay { event in
-                if case .fix(let location) = event { output.print(location) }
-            }
+            statistics = try await provider.replay { pipeline.send($0) }
         } catch let error as LocationError {
             progress?.clear()
             throw error.exit()
         }
+        pipeline.drain()
         progress?.clear()
         output.finish()
         StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")

@@ -37,7 +37,8 @@ struct LocationJSONTests {
     }
 
     @Test func decodesGpsdTPVWithOlderAltAndNoSource() throws {
-        let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2010-08-21T08:37:23.000Z","ept":0.005,"#
+        let line =
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2010-08-21T08:37:23.000Z","ept":0.005,"#
             + #""lat":51.925907,"lon":4.5776455,"alt":-4.0,"magvar":1.4,"speed":0.109}"#
         let fix = try JSONDecoder().decode(Location.self, from: Data(line.utf8))
         #expect(fix.altMSL == -4 && fix.source == .gpsd && fix.device == "/dev/ttyACM0")
@@ -54,7 +55,8 @@ struct LocationJSONTests {
     }
 
     @Test(arguments: [
-        (0.0, 3, "0.000"), (-0.0004, 3, "0.000"), (-0.0005, 3, "-0.001"), (1.0005, 3, "1.001"), (179.999_999_999_5, 9, "180.000000000"),
+        (0.0, 3, "0.000"), (-0.0004, 3, "0.000"), (-0.0005, 3, "-0.001"), (1.0005, 3, "1.001"),
+        (179.999_999_999_5, 9, "180.000000000"),
         (-4, 0, "-4"), (1e20, 3, "1e+20"),
     ])
     func decimals(value: Double, decimals: Int, text: String) {
@@ -77,5 +79,14 @@ struct LocationJSONTests {
         #expect(UTCCalendar.parseISO8601("2024-03-05T13:00:00+01:00") == Date(timeIntervalSince1970: 1_709_640_000))
         #expect(UTCCalendar.parseISO8601("2024-03-05") == nil)
         #expect(UTCCalendar.parseISO8601("2024-13-05T13:00:00Z") == nil)
+    }
+}
+
+struct LocationJSONEscapingTests {
+    @Test func deviceNamesAreEscaped() throws {
+        let fix = Location(mode: .twoD, lat: 1, lon: 2, source: .gpsd, device: "/dev/\"odd\\name\u{01}")
+        #expect(fix.jsonString.contains(#""device":"/dev/\"odd\\name\u0001""#))
+        let decoded = try JSONDecoder().decode(Location.self, from: Data(fix.jsonString.utf8))
+        #expect(decoded.device == fix.device)
     }
 }

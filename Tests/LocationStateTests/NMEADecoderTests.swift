@@ -69,7 +69,9 @@ struct NMEADecoderTests {
             var events: [ProviderEvent] = []
             let bytes = Array(text.utf8)
             for start in stride(from: 0, to: bytes.count, by: size) {
-                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { decoder.decode($0) { events.append($0) } }
+                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
+                    decoder.decode($0) { events.append($0) }
+                }
             }
             decoder.finish { events.append($0) }
             #expect(events == whole, "chunks of \(size) bytes")

@@ -20,10 +20,11 @@ struct NMEAEpochAssemblerTests {
             nmea("GPGGA,000001,5230.0000,N,01322.0000,E,1,07,1.2,35.5,M,39.8,M,,"),
         ]
         let times = fixes(decodeNMEA(lines.joined(separator: "\n")).0).compactMap(\.time).map(UTCCalendar.iso8601)
-        #expect(times == [
-            "2024-12-31T23:59:58.000Z", "2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z",
-            "2025-01-01T00:00:01.000Z",
-        ])
+        #expect(
+            times == [
+                "2024-12-31T23:59:58.000Z", "2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z",
+                "2025-01-01T00:00:01.000Z",
+            ])
     }
 
     @Test(arguments: [
@@ -60,7 +61,9 @@ struct NMEAEpochAssemblerTests {
 
     @Test func speedComesFromPositionsWhenNoSentenceGivesIt() throws {
         let lines = (0..<3).map { second in
-            nmea("GPGGA,12000\(second),0000.0000,N,0000.\(String(format: "%04d", second * 600)),E,1,07,1.2,35.5,M,39.8,M,,")
+            nmea(
+                "GPGGA,12000\(second),0000.0000,N,0000.\(String(format: "%04d", second * 600)),E,1,07,1.2,35.5,M,39.8,M,,"
+            )
         }
         let rmc = nmea("GPRMC,115959,A,0000.0000,N,00000.0000,E,,,050324,,,A")
         let located = fixes(decodeNMEA(([rmc] + lines).joined(separator: "\n")).0)
@@ -99,10 +102,11 @@ struct NMEAEpochAssemblerTests {
     }
 
     @Test func epochCutBeforeItsEndSentenceIsNotReported() {
-        let complete = threeEpochs + [
-            nmea("GPRMC,120003.00,A,5230.0000,N,01322.0300,E,11.0,92.0,050324,,,A"),
-            nmea("GPGGA,120003.00,5230.0000,N,01322.0300,E,1,07,1.2,35.9,M,39.8,M,,"),
-        ]
+        let complete =
+            threeEpochs + [
+                nmea("GPRMC,120003.00,A,5230.0000,N,01322.0300,E,11.0,92.0,050324,,,A"),
+                nmea("GPGGA,120003.00,5230.0000,N,01322.0300,E,1,07,1.2,35.9,M,39.8,M,,"),
+            ]
         #expect(fixes(decodeNMEA(complete.joined(separator: "\n")).0).count == 4)
         let cut = Array(complete.dropLast())
         #expect(fixes(decodeNMEA(cut.joined(separator: "\n")).0).count == 3)

@@ -29,14 +29,18 @@ struct NMEAParserTests {
     }
 
     static let lineCases: [LineCase] = [
-        LineCase(name: "wrong checksum", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48",
-                 expected: .badChecksum),
-        LineCase(name: "one hex digit", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4",
-                 expected: .badChecksum),
-        LineCase(name: "non-hex checksum", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*G7",
-                 expected: .badChecksum),
-        LineCase(name: "truncated before the checksum", line: "$GPGGA,123519,4807.038,N,011",
-                 expected: .malformed),
+        LineCase(
+            name: "wrong checksum", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48",
+            expected: .badChecksum),
+        LineCase(
+            name: "one hex digit", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4",
+            expected: .badChecksum),
+        LineCase(
+            name: "non-hex checksum", line: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*G7",
+            expected: .badChecksum),
+        LineCase(
+            name: "truncated before the checksum", line: "$GPGGA,123519,4807.038,N,011",
+            expected: .malformed),
         LineCase(name: "proprietary", line: nmea("PGRME,15.0,M,45.0,M,25.0,M"), expected: .unknown),
         LineCase(name: "unknown type", line: nmea("GPRMB,V,,,,,,,,,,,,A,S"), expected: .unknown),
         LineCase(name: "AIS", line: "!AIVDM,1,1,,A,13aEOK?P00PD2wVMdLDRhgvL289?,0*26", expected: .unknown),
@@ -166,12 +170,17 @@ struct NMEAParserTests {
 
     @Test func vtgFields() {
         guard case .vtg(let vtg) = body(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else { return }
-        #expect(vtg == .init(track: 54.7, magneticTrack: 34.4, speedKnots: 5.5, speedKilometersPerHour: 10.2,
-                             faaMode: UInt8(ascii: "A")))
+        #expect(
+            vtg
+                == .init(
+                    track: 54.7, magneticTrack: 34.4, speedKnots: 5.5, speedKilometersPerHour: 10.2,
+                    faaMode: UInt8(ascii: "A")))
     }
 
     @Test func gnsFields() {
-        guard case .gns(let gns) = body(nmea("GNGNS,224749.00,3333.4268304,N,11153.3538273,W,D,19,0.6,406.110,-26.294,6.0,0138,S"))
+        guard
+            case .gns(let gns) = body(
+                nmea("GNGNS,224749.00,3333.4268304,N,11153.3538273,W,D,19,0.6,406.110,-26.294,6.0,0138,S"))
         else { return }
         #expect(gns.mode == UInt8(ascii: "D"))
         #expect(gns.satellitesUsed == 19)
@@ -187,7 +196,9 @@ struct NMEAParserTests {
     }
 
     @Test func gstFields() {
-        guard case .gst(let gst) = body(nmea("GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031")) else { return }
+        guard case .gst(let gst) = body(nmea("GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031")) else {
+            return
+        }
         #expect(gst.latitudeError == 0.023 && gst.longitudeError == 0.020 && gst.altitudeError == 0.031)
         #expect(gst.orientation == 273.6)
     }

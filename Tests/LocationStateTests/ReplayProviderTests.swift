@@ -118,7 +118,9 @@ struct ReplayProviderTests {
     @Test func loopPlaysAgainUntilCancelled() async throws {
         let provider = ReplayProvider(path: sampleTrack("walk.nmea"), options: .init(speed: nil, loop: true))
         let (stream, continuation) = AsyncStream.makeStream(of: Location.self)
-        let task = Task { try await provider.run { event in if case .fix(let fix) = event { continuation.yield(fix) } } }
+        let task = Task {
+            try await provider.run { event in if case .fix(let fix) = event { continuation.yield(fix) } }
+        }
         var seen = 0
         for await _ in stream {
             seen += 1

@@ -46,10 +46,36 @@ struct DaemonTests {
         #expect(status["state"] as? String == "live")
         #expect((status["fixes"] as? Int).map { $0 >= 3 } == true)
 
+        let newest = try Self.object(
+            try #require(try ControlClient.ask("?LAST;", socketPath: daemon.socketPath)))
         let stopped = try await daemon.stop(with: SIGTERM)
         #expect(stopped.status == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         #expect(readLine(watcher) == nil)
+
+        // SIGTERM flushed the store: the fix on disk is the last one the daemon held (or newer).
+        let stored = try JSONDecoder().decode(
+            Location.self, from: Data(contentsOf: URL(fileURLWithPath: daemon.dataDirectory + "/lastFix.json")))
+        let newestTime = try #require(newest["time"] as? String)
+        let storedTime = try #require(stored.time)
+        #expect(storedTime >= ISO8601DateFormatter.withMilliseconds.date(from: newestTime)!)
+        let restored = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        #expect(restored.status == 3)
+        #expect(restored.stderr.contains("no daemon answers"))
+        let answer2 = try Self.object(restored.stdout)
+        #expect(answer2["source"] as? String == "restored")
+        #expect(answer2["state"] as? String == "restored")
+        #expect(abs(try #require(answer2["lat"] as? Double) - stored.lat!) < 1e-8)
+
+        // A new daemon starts from the stored fix, marked restored, until its source delivers.
+        let again = try await DaemonProcess(
+            dataDirectory: daemon.dataDirectory, arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:1"])
+        let status2 = try Self.object(try #require(try ControlClient.ask("?STATUS;", socketPath: again.socketPath)))
+        #expect(status2["state"] as? String == "restored" || status2["state"] as? String == "lost")
+        let last2 = try Self.object(try #require(try ControlClient.ask("?LAST;", socketPath: again.socketPath)))
+        #expect(last2["state"] as? String == "restored")
+        #expect(abs(try #require(last2["lat"] as? Double) - stored.lat!) < 1e-8)
+        #expect(try await again.stop().status == 0)
     }
 
     @Test func sigintStopsTooAndASecondDaemonOnTheSameDirectoryIsRefused() async throws {
@@ -118,4 +144,15 @@ struct DaemonTests {
         }
         #expect(try await daemon.stop().status == 0)
     }
+}
+
+extension ISO8601DateFormatter {
+    /// `2026-11-22T12:00:00.123Z`, as the TPV objects carry times.
+    nonisolated(unsafe) static let withMilliseconds: ISO8601DateFormatter = {
+        // nonisolated(unsafe): configured once here and only read afterwards;
+        // ISO8601DateFormatter is thread safe for formatting and parsing.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
 }

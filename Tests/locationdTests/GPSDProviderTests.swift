@@ -13,7 +13,7 @@ struct GPSDProviderTests {
     }
 
     @Test func fixesMatchTheTrack() async throws {
-        let track = TestTrack()
+        let track = TestTrack(epochs: 60)
         let gpsfake = try GPSFake(log: try track.write(), once: true)
         defer { gpsfake.stop() }
         let log = CapturedLog()
@@ -23,10 +23,10 @@ struct GPSDProviderTests {
                 backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger()))
         defer { task.cancel() }
 
-        _ = try await events.next(within: .seconds(10), "connected") { $0 == .connected }
+        _ = try await events.next(within: .seconds(30), "connected") { $0 == .connected }
         var fixes: [Location] = []
         while fixes.count < 10 {
-            let event = try await events.next(within: .seconds(10), "a fix") {
+            let event = try await events.next(within: .seconds(30), "a fix") {
                 if case .fix = $0 { return true } else { return false }
             }
             if case .fix(let location) = event { fixes.append(location) }
@@ -42,6 +42,7 @@ struct GPSDProviderTests {
         // gpsd needs an epoch or two to learn the receiver; from then on every field is there.
         let settled = try #require(fixes.last)
         #expect(settled.mode == .threeD)
+        #expect(settled.status == 1)
         #expect(settled.altMSL == 545.4)
         #expect(settled.altHAE.map { abs($0 - 592.3) < 1e-9 } == true)
         #expect(settled.geoidSep == 46.9)

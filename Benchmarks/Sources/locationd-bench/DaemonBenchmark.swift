@@ -7,24 +7,10 @@ import Foundation
 /// window and scaled to an hour; resident memory is read at the end (now and peak).
 func daemonBenchmark() async throws {
     let window = Double(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_SECONDS"] ?? "") ?? 60
-    let locationd = try releaseLocationd()
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-daemon-\(getpid())")
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: work) }
-    let track = work.appendingPathComponent("track.nmea")
-    try nmeaTrack(epochs: 6000, rate: 10).write(to: track, atomically: true, encoding: .ascii)
-    let port = try freeLoopbackPort()
-    // Three sentences an epoch, one every 1/30 s: a 10 Hz receiver.
-    let gpsfake = try startProcess("/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", "0.0333", track.path])
-    defer { stopProcess(gpsfake) }
-    let data = work.appendingPathComponent("data").path
-    let daemon = try startProcess(
-        locationd.path,
-        ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data, "--record"])
-    defer { stopProcess(daemon) }
-    try waitFor("a live fix from the daemon", seconds: 60) {
-        (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
-    }
+    // Three sentences an epoch, one every 1/30 s: a 10 Hz receiver; every listener on.
+    let rig = try GPSDRig(name: "daemon", epochs: 6000, rate: 10, daemonArguments: ["--record"])
+    defer { rig.stop() }
+    let (locationd, data, gpsfake, daemon) = (rig.locationd, rig.data, rig.gpsfake, rig.daemon)
     guard let gpsd = childProcess(of: gpsfake.processIdentifier, named: "gpsd") else {
         throw BenchmarkError("gpsfake's gpsd not found")
     }

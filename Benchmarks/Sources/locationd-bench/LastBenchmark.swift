@@ -4,29 +4,19 @@ import Foundation
 ///
 /// gpsfake feeds a real gpsd a 1 Hz track; `locationd run --source gpsd` reads it.
 /// Each round times one `locationd last` (it asks the daemon over its socket) and
-/// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating.
+/// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating, and
+/// `/bin/true` for the cost of starting a process from the benchmark, which both include.
 func lastBenchmark() async throws {
-    let locationd = try releaseLocationd()
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-last-\(getpid())")
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: work) }
-    let track = work.appendingPathComponent("track.nmea")
-    try nmeaTrack(epochs: 3600, rate: 1).write(to: track, atomically: true, encoding: .ascii)
-    let port = try freeLoopbackPort()
     // Three sentences an epoch, one every 1/3 s: a 1 Hz receiver.
-    let gpsfake = try startProcess("/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", "0.333", track.path])
-    defer { stopProcess(gpsfake) }
-    let data = work.appendingPathComponent("data").path
-    let daemon = try startProcess(
-        locationd.path, ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data])
-    defer { stopProcess(daemon) }
-    try waitFor("a live fix from the daemon", seconds: 60) {
-        (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
-    }
+    let rig = try GPSDRig(name: "last", epochs: 3600, rate: 1)
+    defer { rig.stop() }
+    let (locationd, data, port) = (rig.locationd, rig.data, rig.port)
     let rounds = 30
     var ours: [Double] = []
     var peer: [Double] = []
+    var baseline: [Double] = []
     for _ in 0..<rounds {
+        baseline.append(try runProcess("/bin/true", []).seconds)
         let last = try runProcess(locationd.path, ["last", "--data-dir", data, "--json"])
         guard last.status == 0 else { throw BenchmarkError("locationd last failed: \(last.stderr)") }
         ours.append(last.seconds)
@@ -36,8 +26,10 @@ func lastBenchmark() async throws {
     }
     let (ourMedian, ourP90) = percentiles(ours)
     let (peerMedian, peerP90) = percentiles(peer)
+    let (baselineMedian, _) = percentiles(baseline)
     print(String(format: "locationd last:     median %.1f ms, p90 %.1f ms (%d runs)", ourMedian * 1000, ourP90 * 1000, rounds))
     print(String(format: "gpspipe -w -n 5:    median %.1f ms, p90 %.1f ms (%d runs)", peerMedian * 1000, peerP90 * 1000, rounds))
+    print(String(format: "/bin/true (spawn cost, in both figures): median %.1f ms", baselineMedian * 1000))
     print(
         String(
             format: "last: ratio %.1f vs gpspipe -w -n 5 (median %.1f ms ours, %.1f ms gpspipe; higher is faster)",

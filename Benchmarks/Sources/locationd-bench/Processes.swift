@@ -159,3 +159,44 @@ func percentiles(_ values: [Double]) -> (median: Double, p90: Double) {
     let sorted = values.sorted()
     return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
 }
+
+/// A real gpsd fed by gpsfake with a generated track, and `locationd run --source gpsd` reading it.
+///
+/// Both run until ``stop()``; the working directory is removed then.
+final class GPSDRig {
+    let locationd: URL
+    let gpsfake: Process
+    let daemon: Process
+    let port: Int
+    /// The daemon's data directory.
+    let data: String
+    private let work: URL
+
+    /// Starts gpsfake with `epochs` epochs at `rate` Hz (three sentences each) and the daemon
+    /// with `daemonArguments`, and waits until the daemon has a live fix.
+    init(name: String, epochs: Int, rate: Int, daemonArguments: [String] = []) throws {
+        locationd = try releaseLocationd()
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let track = work.appendingPathComponent("track.nmea")
+        try nmeaTrack(epochs: epochs, rate: rate).write(to: track, atomically: true, encoding: .ascii)
+        port = try freeLoopbackPort()
+        let cycle = String(format: "%.4f", 1 / Double(rate * 3))
+        gpsfake = try startProcess("/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", cycle, track.path])
+        data = work.appendingPathComponent("data").path
+        daemon = try startProcess(
+            locationd.path,
+            ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data] + daemonArguments)
+        let (locationd, data) = (locationd, data)
+        try waitFor("a live fix from the daemon", seconds: 60) {
+            (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
+        }
+    }
+
+    /// Stops the daemon and gpsfake and removes the working directory.
+    func stop() {
+        stopProcess(daemon)
+        stopProcess(gpsfake)
+        try? FileManager.default.removeItem(at: work)
+    }
+}

@@ -7,6 +7,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fanout": fanout,
     "last": lastBenchmark,
     "daemon": daemonBenchmark,
+    "latency": latency,
     "pipeline": pipeline,
 ]
 

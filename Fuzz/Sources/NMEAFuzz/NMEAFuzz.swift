@@ -27,7 +27,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var start = 0
     while start < bytes.count {
         let end = min(start + chunk, bytes.count)
-        decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), check)
+        decoder.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])), check)
         start = end
     }
     decoder.finish(check)

@@ -10,49 +10,52 @@ import Foundation
 extension Location {
     /// Appends the TPV object (no newline) to `out`.
     public func appendJSON(to out: inout [UInt8]) {
-        DecimalFormatting.appendLiteral(#"{"class":"TPV""#, to: &out)
+        // 23 fields of at most 45 bytes each, plus the device name escaped (6 bytes per byte at worst).
+        ByteWriter.append(to: &out, capacity: 1100 + 6 * (device?.utf8.count ?? 0)) { writeJSON(to: &$0) }
+    }
+
+    private func writeJSON(to out: inout ByteWriter) {
+        out.literal(#"{"class":"TPV""#)
         if let device {
-            DecimalFormatting.appendLiteral(#","device":"#, to: &out)
-            Location.appendJSONString(device, to: &out)
+            out.literal(#","device":"#)
+            Location.writeJSONString(device, to: &out)
         }
-        DecimalFormatting.appendLiteral(#","mode":"#, to: &out)
-        DecimalFormatting.appendInteger(mode.rawValue, to: &out)
+        out.literal(#","mode":"#)
+        out.integer(mode.rawValue)
         if let time {
-            DecimalFormatting.appendLiteral(#","time":""#, to: &out)
-            UTCCalendar.appendISO8601(time, to: &out)
-            out.append(UInt8(ascii: "\""))
+            out.literal(#","time":""#)
+            out.iso8601(time)
+            out.byte(UInt8(ascii: "\""))
         }
-        Location.append("lat", lat, 9, &out)
-        Location.append("lon", lon, 9, &out)
-        Location.append("altHAE", altHAE, 3, &out)
-        Location.append("altMSL", altMSL, 3, &out)
-        Location.append("epx", epx, 3, &out)
-        Location.append("epy", epy, 3, &out)
-        Location.append("epv", epv, 3, &out)
-        Location.append("track", track, 4, &out)
-        Location.append("speed", speed, 3, &out)
-        Location.append("climb", climb, 3, &out)
-        Location.append("eps", eps, 3, &out)
-        Location.append("epc", epc, 3, &out)
-        Location.append("eph", eph, 3, &out)
+        if let lat { Location.write(#","lat":"#, lat, 9, &out) }
+        if let lon { Location.write(#","lon":"#, lon, 9, &out) }
+        if let altHAE { Location.write(#","altHAE":"#, altHAE, 3, &out) }
+        if let altMSL { Location.write(#","altMSL":"#, altMSL, 3, &out) }
+        if let epx { Location.write(#","epx":"#, epx, 3, &out) }
+        if let epy { Location.write(#","epy":"#, epy, 3, &out) }
+        if let epv { Location.write(#","epv":"#, epv, 3, &out) }
+        if let track { Location.write(#","track":"#, track, 4, &out) }
+        if let speed { Location.write(#","speed":"#, speed, 3, &out) }
+        if let climb { Location.write(#","climb":"#, climb, 3, &out) }
+        if let eps { Location.write(#","eps":"#, eps, 3, &out) }
+        if let epc { Location.write(#","epc":"#, epc, 3, &out) }
+        if let eph { Location.write(#","eph":"#, eph, 3, &out) }
         if let status {
-            DecimalFormatting.appendLiteral(#","status":"#, to: &out)
-            DecimalFormatting.appendInteger(status, to: &out)
+            out.literal(#","status":"#)
+            out.integer(status)
         }
-        Location.append("geoidSep", geoidSep, 3, &out)
+        if let geoidSep { Location.write(#","geoidSep":"#, geoidSep, 3, &out) }
         if let satellitesUsed {
-            DecimalFormatting.appendLiteral(#","satellitesUsed":"#, to: &out)
-            DecimalFormatting.appendInteger(satellitesUsed, to: &out)
+            out.literal(#","satellitesUsed":"#)
+            out.integer(satellitesUsed)
         }
-        Location.append("hdop", hdop, 2, &out)
-        DecimalFormatting.appendLiteral(#","source":""#, to: &out)
+        if let hdop { Location.write(#","hdop":"#, hdop, 2, &out) }
         switch source {
-        case .gpsd: DecimalFormatting.appendLiteral("gpsd", to: &out)
-        case .replay: DecimalFormatting.appendLiteral("replay", to: &out)
-        case .simulated: DecimalFormatting.appendLiteral("simulated", to: &out)
-        case .restored: DecimalFormatting.appendLiteral("restored", to: &out)
+        case .gpsd: out.literal(#","source":"gpsd"}"#)
+        case .replay: out.literal(#","source":"replay"}"#)
+        case .simulated: out.literal(#","source":"simulated"}"#)
+        case .restored: out.literal(#","source":"restored"}"#)
         }
-        DecimalFormatting.appendLiteral(#""}"#, to: &out)
     }
 
     /// The TPV object as a String.
@@ -63,31 +66,31 @@ extension Location {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func append(_ name: StaticString, _ value: Double?, _ decimals: Int, _ out: inout [UInt8]) {
-        guard let value, value.isFinite else { return }
-        DecimalFormatting.appendLiteral(#",""#, to: &out)
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        DecimalFormatting.appendLiteral(#"":"#, to: &out)
-        DecimalFormatting.append(value, decimals: decimals, to: &out)
+    /// Writes `,"name":value` for a finite value.
+    @inline(__always)
+    private static func write(_ key: StaticString, _ value: Double, _ decimals: Int, _ out: inout ByteWriter) {
+        guard value.isFinite else { return }
+        out.literal(key)
+        out.decimal(value, decimals: decimals)
     }
 
-    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    /// Writes `text` as a JSON string literal, escaping quotes, backslashes and control characters.
+    static func writeJSONString(_ text: String, to out: inout ByteWriter) {
+        out.byte(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
+                out.byte(UInt8(ascii: "\\"))
+                out.byte(byte)
             case 0..<32:
-                DecimalFormatting.appendLiteral("\\u00", to: &out)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                out.literal("\\u00")
+                out.byte(hex[Int(byte >> 4)])
+                out.byte(hex[Int(byte & 0xF)])
             default:
-                out.append(byte)
+                out.byte(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
+        out.byte(UInt8(ascii: "\""))
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

@@ -28,25 +28,7 @@ enum UTCCalendar {
 
     /// Appends `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`), truncating below 1 ms.
     static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let milliseconds = totalMilliseconds.mod(1000)
-        let seconds = (totalMilliseconds - milliseconds) / 1000
-        let secondOfDay = seconds.mod(86_400)
-        let (year, month, day) = civil(days: (seconds - secondOfDay) / 86_400)
-        DecimalFormatting.appendPadded(year, width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        DecimalFormatting.appendPadded(month, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        DecimalFormatting.appendPadded(day, width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        DecimalFormatting.appendPadded(secondOfDay / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        DecimalFormatting.appendPadded(secondOfDay / 60 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        DecimalFormatting.appendPadded(secondOfDay % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        DecimalFormatting.appendPadded(milliseconds, width: 3, to: &out)
-        out.append(UInt8(ascii: "Z"))
+        ByteWriter.append(to: &out, capacity: 40) { $0.iso8601(date) }
     }
 
     /// `date` as ISO 8601 UTC with milliseconds.

@@ -22,8 +22,10 @@ enum Geodesy {
         var lambda = l
         for _ in 0..<100 {
             let sinLambda = sin(lambda), cosLambda = cos(lambda)
-            let sinSigma = ((cosU2 * sinLambda) * (cosU2 * sinLambda)
-                + (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) * (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda)).squareRoot()
+            let sinSigma =
+                ((cosU2 * sinLambda) * (cosU2 * sinLambda)
+                + (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) * (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda))
+                .squareRoot()
             if sinSigma == 0 { return 0 }
             let cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
             let sigma = atan2(sinSigma, cosSigma)
@@ -32,13 +34,15 @@ enum Geodesy {
             let cos2SigmaM = cosSqAlpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha : 0
             let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
             let previous = lambda
-            lambda = l + (1 - c) * f * sinAlpha
+            lambda =
+                l + (1 - c) * f * sinAlpha
                 * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
             if abs(lambda - previous) < 1e-12 {
                 let uSq = cosSqAlpha * (a * a - b * b) / (b * b)
                 let bigA = 1 + uSq / 16384 * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)))
                 let bigB = uSq / 1024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)))
-                let deltaSigma = bigB * sinSigma
+                let deltaSigma =
+                    bigB * sinSigma
                     * (cos2SigmaM + bigB / 4
                         * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - bigB / 6 * cos2SigmaM
                             * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))

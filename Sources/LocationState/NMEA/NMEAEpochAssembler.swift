@@ -64,7 +64,16 @@ public struct NMEAEpochAssembler: Sendable {
         var satellites: Int?
         var hdop: Double?
         var vdop: Double?
-        var gst: NMEASentence.GST?
+        /// GST one-sigma errors: latitude, longitude, altitude (metres).
+        var latitudeError: Double?
+        var longitudeError: Double?
+        var altitudeError: Double?
+    }
+
+    /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
+    private struct Prior {
+        var mode: FixMode
+        var altitudeMSL: Double?
     }
 
     private let options: Options
@@ -77,10 +86,10 @@ public struct NMEAEpochAssembler: Sendable {
     private var lastTimedKind: Kind?
     private var cycleEnders: Set<Kind> = []
     private var state = State()
-    /// The state of the epoch before the one in progress.
-    private var previousState = State()
-    /// What the epoch in progress reports, once its end sentence has arrived.
-    private var pending: ProviderEvent?
+    /// Whether the epoch before the one in progress had an altitude.
+    private var previousHadAltitude = false
+    /// The epoch's state and time when its end sentence arrived.
+    private var pending: (State, Date?)?
     private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
     private var satellitesUsed = 0
@@ -94,7 +103,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
     public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
-        let prior = state
+        let prior = Prior(mode: state.mode, altitudeMSL: state.altitudeMSL)
         var timed: Int?
         let kind: Kind
         var setsMode = false
@@ -140,7 +149,11 @@ public struct NMEAEpochAssembler: Sendable {
             if let date = zda.date { day = date.daysSince1970 }
         case .gst(let gst):
             kind = .gst
-            next.gst = gst
+            if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+                next.latitudeError = latitudeError
+                next.longitudeError = longitudeError
+                next.altitudeError = gst.altitudeError
+            }
         case .gsv:
             kind = .gsv
         }
@@ -163,11 +176,11 @@ public struct NMEAEpochAssembler: Sendable {
         if let kind = lastTimedKind { cycleEnders.insert(kind) }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
-        previousState = state
+        previousHadAltitude = state.altitudeMSL != nil
         state = State()
     }
 
-    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: State) {
+    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: Prior) {
         if setsMode {
             var mode = next.mode
             // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
@@ -190,15 +203,25 @@ public struct NMEAEpochAssembler: Sendable {
         if let value = next.satellites { state.satellites = value }
         if let value = next.hdop { state.hdop = value }
         if let value = next.vdop { state.vdop = value }
-        if let value = next.gst { state.gst = value }
+        if let value = next.latitudeError {
+            state.latitudeError = value
+            state.longitudeError = next.longitudeError
+            state.altitudeError = next.altitudeError
+        }
     }
 
-    /// Takes the epoch's fix as it stands now.
+    /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
     private mutating func report() {
         lastReportedMode = state.mode
-        let time = epochTime.flatMap { fixTime(timeOfDay: $0) }
+        pending = (state, epochTime.flatMap { fixTime(timeOfDay: $0) })
+    }
+
+    /// Emits the reported epoch, if any, with the values derived from the previous fix.
+    private mutating func release(_ emit: (ProviderEvent) -> Void) {
+        guard let (state, time) = pending else { return }
+        pending = nil
         guard state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude else {
-            if state.mode == .noFix { pending = .noFix(time) }
+            if state.mode == .noFix { emit(.noFix(time)) }
             return
         }
         var location = Location(
@@ -215,40 +238,33 @@ public struct NMEAEpochAssembler: Sendable {
         location.track = state.track
         location.satellitesUsed = state.satellites
         location.hdop = state.hdop
-        if let gst = state.gst, let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+        if let latitudeError = state.latitudeError, let longitudeError = state.longitudeError {
             location.epx = 1.96 * longitudeError
             location.epy = 1.96 * latitudeError
             location.eph = 2.4477 * ((latitudeError * latitudeError + longitudeError * longitudeError) / 2).squareRoot()
-            if let altitudeError = gst.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
+            if let altitudeError = state.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
         } else {
             location.eph = state.hdop.map { $0 * 19 }
             if location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
         }
-        if let time, let last = lastFix {
+        if let time {
             let seconds = time.timeIntervalSince1970
-            let interval = seconds - last.seconds
-            if interval > 0 {
+            if let last = lastFix, seconds > last.seconds {
+                let interval = seconds - last.seconds
                 if location.speed == nil {
-                    location.speed = Geodesy.distance(
-                        latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
+                    location.speed =
+                        Geodesy.distance(
+                            latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude,
+                            longitude2: longitude)
                         / interval
                 }
                 if let altitude = location.altMSL, let previous = last.altitude {
                     location.climb = (altitude - previous) / interval
                 }
             }
+            lastFix = (seconds, latitude, longitude, location.altMSL)
         }
-        pending = .fix(location)
-    }
-
-    /// Emits the reported epoch, if any.
-    private mutating func release(_ emit: (ProviderEvent) -> Void) {
-        guard let event = pending else { return }
-        pending = nil
-        if case .fix(let location) = event, let time = location.time, let lat = location.lat, let lon = location.lon {
-            lastFix = (time.timeIntervalSince1970, lat, lon, location.altMSL)
-        }
-        emit(event)
+        emit(.fix(location))
     }
 
     private func fixTime(timeOfDay: Int) -> Date? {
@@ -287,7 +303,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let count = gga.satellitesUsed, state.satellites == nil { next.satellites = count }
     }
 
-    private func decide(_ rmc: NMEASentence.RMC, prior: State, into next: inout State) {
+    private func decide(_ rmc: NMEASentence.RMC, prior: Prior, into next: inout State) {
         guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"),
             let latitude = rmc.latitude, let longitude = rmc.longitude
         else {
@@ -304,7 +320,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let track = rmc.track { next.track = track }
     }
 
-    private func decide(_ gll: NMEASentence.GLL, prior: State, into next: inout State) {
+    private func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
         guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
             let latitude = gll.latitude, let longitude = gll.longitude
         else {
@@ -317,7 +333,7 @@ public struct NMEAEpochAssembler: Sendable {
         next.status = gll.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? 1
         if prior.altitudeMSL != nil || satellitesUsed > 3 {
             next.mode = .threeD
-        } else if prior.mode < .twoD || previousState.altitudeMSL == nil {
+        } else if prior.mode < .twoD || !previousHadAltitude {
             next.mode = .twoD
         } else {
             // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.

@@ -74,7 +74,8 @@ public enum NMEAParser {
         let first = bytes[tag.lowerBound]
         guard first != UInt8(ascii: "P") else { return .unknown }
         let talker = NMEATalker(first: first, second: bytes[tag.lowerBound + 1])
-        let type = (UInt32(bytes[tag.lowerBound + 2]) << 16) | (UInt32(bytes[tag.lowerBound + 3]) << 8)
+        let type =
+            (UInt32(bytes[tag.lowerBound + 2]) << 16) | (UInt32(bytes[tag.lowerBound + 3]) << 8)
             | UInt32(bytes[tag.lowerBound + 4])
         // A sentence without a checksum has no terminator after its last field; gpsd does not count that field.
         let count = hasChecksum ? fields.count : fields.count - 1
@@ -154,7 +155,9 @@ public enum NMEAParser {
         while index + 3 < end {
             if let id = f.integer(index), id > 0 {
                 satellites.append(
-                    .init(id: id, elevation: f.integer(index + 1), azimuth: f.integer(index + 2), snr: f.integer(index + 3)))
+                    .init(
+                        id: id, elevation: f.integer(index + 1), azimuth: f.integer(index + 2),
+                        snr: f.integer(index + 3)))
             }
             index += 4
         }

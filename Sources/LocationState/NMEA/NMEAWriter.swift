@@ -42,7 +42,9 @@ public struct NMEAWriter: Sendable {
             body.append(UInt8(ascii: ","))
             if threeD, let altitude = location.altMSL { DecimalFormatting.append(altitude, decimals: 3, to: &body) }
             DecimalFormatting.appendLiteral(",M,", to: &body)
-            if threeD, let separation = location.geoidSep { DecimalFormatting.append(separation, decimals: 3, to: &body) }
+            if threeD, let separation = location.geoidSep {
+                DecimalFormatting.append(separation, decimals: 3, to: &body)
+            }
             DecimalFormatting.appendLiteral(",M,,", to: &body)
         }
         sentence(&out) { body in

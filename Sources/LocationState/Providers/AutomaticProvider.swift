@@ -13,7 +13,9 @@ import Logging
 ///
 /// Fixes keep their own source, so a simulated fix is always marked
 /// `source: .simulated`; once the switch back happens no simulated event is
-/// passed on any more.
+/// passed on any more. The simulator's `.connected` is not passed on either:
+/// gpsd is still the source that is lost, and the first simulated fix shows the
+/// takeover by its source.
 ///
 /// - Important: events are passed on in order from one task, never concurrently.
 ///   `run` returns when its task is cancelled, after stopping both sources.
@@ -93,7 +95,9 @@ public struct AutomaticProvider: LocationProvider {
             case .gpsd(let event):
                 handleGPSD(event)
             case .simulator(let event, let run):
-                if simulating, run == simulatorRun { emit(event) }
+                // The simulator's `.connected` is not passed on: gpsd is still the one
+                // lost, and the first simulated fix says by its source who took over.
+                if simulating, run == simulatorRun, event != .connected { emit(event) }
             case .graceElapsed(let timer):
                 if timer == self.timer, !gpsdUp, !simulating { startSimulator() }
             }

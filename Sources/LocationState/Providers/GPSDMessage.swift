@@ -20,7 +20,21 @@ enum GPSDMessage: Sendable, Hashable {
     case unrecognized(excerpt: String)
 }
 
-extension GPSDMessage {
+extension GPSDMessage: CustomStringConvertible {
+    /// The message as a log line names it: `a TPV report`, or the start of an unrecognized line in quotes.
+    var description: String {
+        switch self {
+        case .version: "a VERSION report"
+        case .devices: "a DEVICES report"
+        case .device: "a DEVICE report"
+        case .tpv: "a TPV report"
+        case .sky: "a SKY report"
+        case .error(let text): "an ERROR report (\(text))"
+        case .other(let className): "a \(className) report"
+        case .unrecognized(let excerpt): "\"\(excerpt)\""
+        }
+    }
+
     /// The `class` of a gpsd JSON report (`{"class":"TPV",...}`), or nil when the
     /// text does not start like one. gpsd always writes `class` first.
     static func className(ofJSON text: Substring) -> Substring? {

@@ -147,7 +147,8 @@ public struct GPXDecoder: ReplayDecoding {
     static func attribute(_ name: String, in attributes: String) -> String? {
         var search = attributes[...]
         while let range = search.range(of: name) {
-            let before = range.lowerBound == attributes.startIndex ? " " : attributes[attributes.index(before: range.lowerBound)]
+            let before =
+                range.lowerBound == attributes.startIndex ? " " : attributes[attributes.index(before: range.lowerBound)]
             var rest = attributes[range.upperBound...].drop(while: { $0 == " " })
             if before.isWhitespace, rest.first == "=" {
                 rest = rest.dropFirst().drop(while: { $0 == " " })

@@ -112,7 +112,8 @@ final class LibGPSSession: GPSDSession {
                 ? Date(timeIntervalSince1970: TimeInterval(fix.time.tv_sec) + TimeInterval(fix.time.tv_nsec) / 1e9)
                 : nil,
             mode: FixMode(rawValue: Int(fix.mode)) ?? .unknown,
-            status: fix.status > 0 ? Int(fix.status) : nil,
+            // gpsd leaves `status` out of a TPV for a plain fix (gpsd_json(5)): 1, normal.
+            status: fix.status > 0 ? Int(fix.status) : (fix.mode >= 2 ? 1 : nil),
             lat: Self.finite(fix.latitude),
             lon: Self.finite(fix.longitude),
             altHAE: Self.finite(fix.altHAE),

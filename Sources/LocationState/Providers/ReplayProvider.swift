@@ -74,7 +74,7 @@ public struct ReplayProvider: LocationProvider {
                 }
             }) {
                 progress?(done, file.size)
-                for event in pending { try await pacer.wait(for: event) ; emit(event) }
+                for event in pending { try await pacer.wait(for: event); emit(event) }
                 pending.removeAll(keepingCapacity: true)
                 try Task.checkCancellation()
             }
@@ -83,7 +83,7 @@ public struct ReplayProvider: LocationProvider {
                     finishing.finish(emit)
                 } else {
                     finishing.finish { pending.append($0) }
-                    for event in pending { try await pacer.wait(for: event) ; emit(event) }
+                    for event in pending { try await pacer.wait(for: event); emit(event) }
                     pending.removeAll()
                 }
                 total.add(finishing.statistics)

@@ -15,14 +15,17 @@ final class Daemon: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
     /// The device's current fix, or nil when there is none (no fix, or none within the freshness timeout).
-    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    var deviceLocation: MonitoredState<Location?> { coordinator.deviceLocation }
     /// What the source is doing.
-    let status: MonitoredState<ProviderStatus>
+    var status: MonitoredState<ProviderStatus> { coordinator.status }
+    private let coordinator: LocationCoordinator
     private let lock: DaemonLock
     private let tiles: TileLogger
+    private let lastFix: LastFixStore
+    private let recorder: TrackRecorder?
     private let server: ControlServer
     private let startedAt = Date()
-    private let counters = FixCounter()
+    private let counter = FixCounter()
 
     /// Prepares the data directory, takes its lock and opens the stores.
     init(configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
@@ -31,24 +34,34 @@ final class Daemon: Sendable {
         let directory = configuration.dataDirectory
         try Daemon.prepare(directory: directory)
         lock = try DaemonLock(directory: directory)
-        status = MonitoredState(key: "status", initialValue: .connecting(configuration.initialSource))
+        coordinator = LocationCoordinator(
+            status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
+            freshnessTimeout: .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000)),
+            logger: logger)
         tiles = TileLogger(
             configuration: TileLogger.Configuration(zooms: configuration.zooms),
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
-            logger: Logger(label: "locationd.tiles"))
-        let deviceLocation = deviceLocation
-        let status = status
-        let counters = counters
+            logger: logger)
+        lastFix = try LastFixStore(directory: directory, logger: logger)
+        recorder =
+            configuration.record
+            ? TrackRecorder(directory: URL(fileURLWithPath: directory).appendingPathComponent("tracks"), logger: logger)
+            : nil
+        let deviceLocation = coordinator.deviceLocation
+        let status = coordinator.status
+        let counter = counter
+        let lastFix = lastFix
         let startedAt = startedAt
         server = ControlServer(
             path: configuration.resolvedSocketPath,
             responder: ControlResponder(
                 last: {
-                    ControlAnswers.last(current: deviceLocation.value, lastKnown: counters.lastKnown, now: Date())
+                    ControlAnswers.last(
+                        current: deviceLocation.value, lastKnown: counter.lastKnown ?? lastFix.lastFix, now: Date())
                 },
                 status: {
                     ControlAnswers.status(
-                        status.value, fixes: counters.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
+                        status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
                 },
                 watch: { send in
                     let observation = deviceLocation.observe(policy: .all) { change in
@@ -56,15 +69,18 @@ final class Daemon: Sendable {
                     }
                     return { observation.cancel() }
                 }),
-            logger: Logger(label: "locationd.control"))
+            logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then stops in order.
     func run() async throws(LocationError) {
         let signal = Task { await ShutdownSignal.wait() }
+        if let restored = lastFix.lastFix { coordinator.restore(restored) }
         deviceLocation.addListener(tiles)
-        let counting = deviceLocation.observe(policy: .all) { [counters] change in
-            if let fix = change.new { counters.count(fix) }
+        deviceLocation.addListener(lastFix)
+        if let recorder { deviceLocation.addListener(recorder) }
+        let counting = deviceLocation.observe(policy: .all) { [counter] change in
+            if let fix = change.new { counter.count(fix) }
         }
         defer { counting.cancel() }
         do {
@@ -74,8 +90,18 @@ final class Daemon: Sendable {
         } catch {
             throw .cannotWrite(path: server.path, reason: "cannot listen there (\(error))")
         }
-        let source = Task.detached { [self] in await self.feed() }
-        logger.info("locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(server.path)")
+        let provider = configuration.makeProvider(logger: logger)
+        let source = Task.detached { [coordinator, logger] in
+            do {
+                try await coordinator.run(provider)
+            } catch is CancellationError {
+            } catch {
+                logger.error("the source stopped: \(error)")
+            }
+        }
+        logger.info(
+            "locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(server.path)"
+        )
         SystemdNotifier.notify("READY=1")
         let number = await signal.value
         logger.info("received \(number == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
@@ -83,37 +109,15 @@ final class Daemon: Sendable {
         source.cancel()
         await source.value
         await server.stop()
-        do {
-            try await tiles.close()
-        } catch {
-            logger.error("\(error.message)")
-        }
+        await shutDownListeners()
         logger.info("stopped")
     }
 
-    /// Runs the configured source, turning its events into `deviceLocation` and `status` changes.
-    private func feed() async {
-        let provider = configuration.makeProvider(logger: logger)
-        do {
-            try await provider.run { [deviceLocation, status] event in
-                switch event {
-                case .fix(let location):
-                    deviceLocation ~> location
-                    status.modify { $0 = .reduce($0, .fix(location, receivedAt: Date())) }
-                case .noFix:
-                    deviceLocation ~> nil
-                    status.modify { $0 = .reduce($0, .noFix) }
-                case .connected:
-                    status.modify { $0 = .reduce($0, .providerBack) }
-                case .disconnected(let reason):
-                    deviceLocation ~> nil
-                    status.modify { $0 = .reduce($0, .providerLost(reason: reason)) }
-                }
-            }
-        } catch is CancellationError {
-        } catch {
-            logger.error("the source stopped: \(error)")
-        }
+    /// Flushes every listener; a failure is logged and the others still flush.
+    private func shutDownListeners() async {
+        do { try lastFix.flush() } catch { logger.error("\(error.message)") }
+        do { try recorder?.close() } catch { logger.error("\(error.message)") }
+        do { try await tiles.close() } catch { logger.error("\(error.message)") }
     }
 
     /// Creates the data directory (0700) when missing and checks that it can be written.

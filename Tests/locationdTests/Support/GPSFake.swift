@@ -50,9 +50,26 @@ final class GPSFake: @unchecked Sendable {
     /// is connected) and reaps gpsfake, so that the port is free afterwards.
     func stop() {
         guard process.isRunning else { return }
-        if let gpsd = gpsdPID { kill(gpsd, SIGKILL) }
+        // Stopped first, gpsfake cannot start a gpsd between the look-up and the kill.
+        kill(process.processIdentifier, SIGSTOP)
+        let gpsd = gpsdPID
+        if let gpsd { kill(gpsd, SIGKILL) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        if let gpsd { Self.awaitExit(of: gpsd) }
+    }
+
+    /// Blocks until `pid` has exited (gone or a zombie, either way its port is
+    /// closed), for at most 5 s: the next gpsd may then bind the same port.
+    private static func awaitExit(of pid: pid_t) {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"),
+                stat[stat.index(close, offsetBy: 2)] != "Z"
+            else { return }
+            usleep(10_000)
+        }
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
@@ -111,10 +128,13 @@ struct TestTrack {
         self.sentences = sentences
     }
 
-    /// Writes the track to a new temporary file.
+    /// Writes the track to a temporary file named after what it holds, so that
+    /// test runs reuse one file per track instead of leaving a new one each time
+    /// (the write is atomic, so concurrent tests may write the same track).
     func write() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("locationd-track-\(UUID().uuidString).nmea")
+        let first = points[0]
+        let name = String(format: "locationd-track-%d-%.6f-%.6f.nmea", points.count, first.lat, first.lon)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try (sentences.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
         return url
     }

@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+
+/// Feeds `deviceLocation` and the provider status from a provider's events and a freshness timer.
+///
+/// `deviceLocation` holds the current fix or nil. It goes nil when the receiver
+/// reports no fix, when the source is lost, and when no fix arrived within
+/// `freshnessTimeout` of the last one: a stale fix is never presented as
+/// current. The status changes only through ``ProviderStatus/reduce(_:_:)``; the
+/// coordinator carries out each transition's side effects: it writes the states
+/// (only when their value changes), re-arms the freshness timer on every fix,
+/// and logs what ``ProviderStatus/logLine(after:)`` names.
+///
+/// ```swift
+/// let coordinator = LocationCoordinator(freshnessTimeout: .seconds(5))
+/// coordinator.deviceLocation.addListener(tileLogger)
+/// try await coordinator.run(AutomaticProvider(gpsd: GPSDProvider()))
+/// ```
+///
+/// - Important: events are applied one at a time, in arrival order, under a
+///   lock, on the thread that delivers them (gpsd's reader thread, the timer's
+///   task). The states hand changes to their listeners' queues, so nothing here
+///   waits for a listener.
+public final class LocationCoordinator: Sendable {
+    /// The current fix, or nil when there is none (no fix, stale, source lost).
+    public let deviceLocation: MonitoredState<Location?>
+    /// What the source is doing (source in use, connected or not, live, stale, lost...).
+    public let status: MonitoredState<ProviderStatus>
+    /// How long a fix stays current without a newer one.
+    public let freshnessTimeout: Duration
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private let freshness: Locked<Freshness>
+
+    /// What the coordinator keeps between events.
+    private struct Freshness: Sendable {
+        var status: ProviderStatus
+        var showsLocation = false
+        /// Identifies the armed timer; a timer that fires late finds a newer one armed.
+        var timer = 0
+        var timerTask: Task<Void, Never>?
+    }
+
+    /// - Parameters:
+    ///   - deviceLocation: the state to keep the current fix in.
+    ///   - status: the state to keep the status in; its value is the start status
+    ///     (`.connecting(.gpsd)` by default).
+    ///   - freshnessTimeout: how long a fix stays current without a newer one (default 5 s).
+    ///   - clock: measures the timeout.
+    ///   - now: the wall clock, for fixes that carry no time.
+    ///   - logger: where status transitions are logged.
+    public init(
+        deviceLocation: MonitoredState<Location?> = MonitoredState(key: "deviceLocation", initialValue: nil),
+        status: MonitoredState<ProviderStatus> = MonitoredState(
+            key: "providerStatus", initialValue: .connecting(.gpsd)),
+        freshnessTimeout: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "locationd.freshness")
+    ) {
+        precondition(freshnessTimeout > .zero, "the freshness timeout must be positive")
+        self.deviceLocation = deviceLocation
+        self.status = status
+        self.freshnessTimeout = freshnessTimeout
+        self.clock = clock
+        self.now = now
+        self.logger = logger
+        freshness = Locked(Freshness(status: status.value))
+    }
+
+    /// Runs `provider` until it ends or the task is cancelled, applying its events.
+    public func run(_ provider: any LocationProvider) async throws {
+        defer { freshness.withLock { $0.timerTask?.cancel() } }
+        try await provider.run { [self] event in receive(event) }
+    }
+
+    /// Applies one provider event (``run(_:)`` calls it for each).
+    public func receive(_ event: ProviderEvent) {
+        switch event {
+        case .fix(let location): apply(.fix(location, receivedAt: now()), fix: location)
+        case .noFix: apply(.noFix)
+        case .connected: apply(.providerBack)
+        case .disconnected(let reason): apply(.providerLost(reason: reason))
+        }
+    }
+
+    /// Shows a fix restored from disk in the status (`.restored`), before the
+    /// source says anything; `deviceLocation` stays nil, since it is not current.
+    public func restore(_ location: Location) {
+        apply(.restoredFix(location))
+    }
+
+    private func apply(_ event: FreshnessEvent, fix: Location? = nil, timer: Int? = nil) {
+        freshness.withLock { state in
+            if let timer, timer != state.timer { return }
+            let old = state.status
+            let new = ProviderStatus.reduce(old, event)
+            state.status = new
+            // The status first, so that a listener told of a location change finds it current.
+            if new != old { status ~> new }
+            if new.isLive {
+                if let fix {
+                    deviceLocation ~> fix
+                    state.showsLocation = true
+                    arm(&state)
+                }
+            } else {
+                if state.showsLocation {
+                    deviceLocation ~> nil
+                    state.showsLocation = false
+                }
+                state.timer += 1
+                state.timerTask?.cancel()
+                state.timerTask = nil
+            }
+            if let line = new.logLine(after: old) { logger.log(level: line.level, "\(line.message)") }
+        }
+    }
+
+    /// Starts the freshness timer again from now.
+    private func arm(_ state: inout Freshness) {
+        state.timerTask?.cancel()
+        state.timer += 1
+        let (timer, clock, timeout) = (state.timer, clock, freshnessTimeout)
+        state.timerTask = Task { [weak self] in
+            guard (try? await clock.sleep(for: timeout)) != nil else { return }
+            self?.apply(.timeoutElapsed, timer: timer)
+        }
+    }
+}

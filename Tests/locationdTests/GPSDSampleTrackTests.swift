@@ -1,0 +1,62 @@
+import Foundation
+import LocationState
+import Testing
+
+/// A SampleTrack through a real gpsd (gpsfake) and GPSDProvider gives the fixes
+/// `locationd replay` gives for the same file.
+@Suite(.timeLimit(.minutes(2)))
+struct GPSDSampleTrackTests {
+    static let walk = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("SampleTracks/walk.nmea")
+
+    /// `locationd replay FILE --format json`, by fix time.
+    static func replayed(_ file: URL) throws -> [String: [String: Any]] {
+        let run = try runLocationd(["replay", file.path, "--format", "json", "--speed", "max"])
+        #expect(run.status == 0, "\(run.stderr)")
+        var fixes: [String: [String: Any]] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            if let object, let time = object["time"] as? String { fixes[time] = object }
+        }
+        return fixes
+    }
+
+    @Test func gpsdAgreesWithReplay() async throws {
+        let replayed = try Self.replayed(Self.walk)
+        #expect(replayed.count == 300)
+        let gpsfake = try GPSFake(log: Self.walk, cycle: 0.01)
+        defer { gpsfake.stop() }
+        let events = Mailbox<ProviderEvent>()
+        let provider = GPSDProvider(
+            host: "127.0.0.1", port: gpsfake.port,
+            backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)),
+            pollInterval: .milliseconds(100))
+        let task = Task { try await provider.run { events.post($0) } }
+        defer { task.cancel() }
+
+        let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var compared = 0
+        while compared < 20 {
+            let event = try await events.next(within: .seconds(30), "a timed fix") {
+                if case .fix(let fix) = $0 { fix.time != nil } else { false }
+            }
+            guard case .fix(let fix) = event, let time = fix.time else { continue }
+            let key = iso.format(time)
+            let expected = try #require(replayed[key], "gpsd reported a fix at \(key) that replay does not have")
+            #expect(abs(fix.lat! - (expected["lat"] as! Double)) < 1e-8, "lat at \(key)")
+            #expect(abs(fix.lon! - (expected["lon"] as! Double)) < 1e-8, "lon at \(key)")
+            #expect(fix.status == expected["status"] as? Int, "status at \(key)")
+            if let altMSL = fix.altMSL {
+                #expect(abs(altMSL - (expected["altMSL"] as! Double)) < 1e-3, "altMSL at \(key)")
+            }
+            if let speed = fix.speed {
+                #expect(abs(speed - (expected["speed"] as! Double)) < 1e-3, "speed at \(key)")
+            }
+            if let track = fix.track {
+                #expect(abs(track - (expected["track"] as! Double)) < 1e-3, "track at \(key)")
+            }
+            compared += 1
+        }
+    }
+}
