@@ -67,16 +67,28 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(try TrackRecorder.fixes(in: recorder.files()).count == 2)
 }
 
-@Test func fixesWaitInTheBufferUntilItIsFullOrFlushed() throws {
-    let recorder = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1 << 16))
-    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))
-    #expect(recorder.files().isEmpty)
-    try recorder.flush()
-    #expect(try TrackRecorder.fixes(in: recorder.files()).count == 1)
+@Test func fixesAreWrittenASecondApartOrWhenTheBufferIsFull() throws {
+    let clock = TileTestClock(TileFixtures.time(0))
+    let recorder = TrackRecorder(
+        directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1 << 16, writeInterval: .seconds(1)),
+        now: { clock.now })
+    func written() throws -> Int { try TrackRecorder.fixes(in: recorder.files()).count }
 
-    let small = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1))
-    small.record(TileFixtures.fix(52.5, 13.4, at: 0))
-    #expect(try TrackRecorder.fixes(in: small.files()).count == 1)
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))
+    #expect(try written() == 1, "the first fix is written at once")
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 0.5))
+    #expect(try written() == 1, "the next waits within the interval")
+    clock.advance(by: 1)
+    recorder.record(nil)
+    #expect(try written() == 2, "a change a second later writes it")
+    recorder.record(TileFixtures.fix(52.5, 13.4, at: 1.5))
+    try recorder.flush()
+    #expect(try written() == 3)
+
+    let small = TrackRecorder(
+        directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1), now: { clock.now })
+    for second in 0..<3 { small.record(TileFixtures.fix(52.5, 13.4, at: Double(second))) }
+    #expect(try TrackRecorder.fixes(in: small.files()).count == 3, "a full buffer is written whatever the time")
 }
 
 @Test func aLineCutShortByACrashDoesNotSpoilTheNextFix() throws {

@@ -124,6 +124,19 @@ struct TileTestLogHandler: LogHandler {
     }
 }
 
+/// A wall clock that moves only when told to.
+final class TileTestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) { current = Mutex(start) }
+
+    /// The time now.
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock forward.
+    func advance(by seconds: Double) { current.withLock { $0 += seconds } }
+}
+
 /// Fixes, times, directories and loggers for the tile tests.
 enum TileFixtures {
     /// A logger whose messages land in `messages`.

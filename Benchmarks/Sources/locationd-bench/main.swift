@@ -9,6 +9,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "daemon": daemonBenchmark,
     "latency": latency,
     "replay": replayBenchmark,
+    "pipeline": pipeline,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

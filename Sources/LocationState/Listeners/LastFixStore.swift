@@ -152,6 +152,12 @@ public final class LastFixStore: Sendable {
     }
 }
 
+/// Attach it with ``DeliveryPolicy/latest``: only the newest fix matters, so a busy
+/// store may skip the ones in between.
+///
+/// ```swift
+/// deviceLocation.addListener(lastFixStore, policy: .latest)
+/// ```
 extension LastFixStore: StateListener {
     /// Records each change's new value (``record(_:)``).
     public func stateDidChange(_ change: StateChange<Location?>) {

@@ -20,8 +20,10 @@ import Logging
 /// drops the damaged sentence.
 ///
 /// Fixes are buffered and written when ``Configuration/bufferBytes`` are pending, when a
-/// file is left for the next one, and on ``flush()`` and ``close()``. Fixes without a
-/// position and `nil` (no current fix) are not recorded.
+/// fix or change arrives ``Configuration/writeInterval`` after the last write, when a
+/// file is left for the next one, and on ``flush()`` and ``close()``: live at 1 Hz every
+/// fix is written as it comes, a fast replay in large blocks. Fixes without a position
+/// and `nil` (no current fix) are not recorded.
 ///
 /// - Important: when writing fails (disk full, directory not writable), the recorder
 ///   logs it once, keeps up to ``Configuration/maxPendingBytes`` and retries with the
@@ -42,12 +44,18 @@ public final class TrackRecorder: Sendable {
         public var split: Split
         /// Pending bytes that start a write.
         public var bufferBytes: Int
-        /// Pending bytes kept while writing fails; past this the oldest are dropped.
+        /// The longest a fix waits for a write once the next fix or change arrives.
+        public var writeInterval: Duration
+        /// Pending bytes kept while writing fails; past this they are dropped.
         public var maxPendingBytes: Int
 
-        public init(split: Split = .day, bufferBytes: Int = 4096, maxPendingBytes: Int = 1 << 20) {
+        public init(
+            split: Split = .day, bufferBytes: Int = 1 << 16, writeInterval: Duration = .seconds(1),
+            maxPendingBytes: Int = 1 << 20
+        ) {
             self.split = split
             self.bufferBytes = bufferBytes
+            self.writeInterval = writeInterval
             self.maxPendingBytes = maxPendingBytes
         }
     }
@@ -55,11 +63,13 @@ public final class TrackRecorder: Sendable {
     private struct State {
         /// The file the pending bytes belong to.
         var file: String?
+        /// The UTC day (days since 1970) of `file` when split by day.
+        var day: Int?
+        /// `file`, open for appending, once written to.
+        var descriptor: Int32?
         var pending: [UInt8] = []
-        var runName: String?
+        var lastWrite: Date?
         var failing = false
-        /// Files this recorder has already checked for a cut-short last line.
-        var checked: Set<String> = []
     }
 
     /// The directory the files go to.
@@ -87,26 +97,23 @@ public final class TrackRecorder: Sendable {
         self.now = now
     }
 
-    /// Records a fix. Cheap unless the buffer is full, then one `write(2)`.
+    deinit {
+        state.withLock { closeFile(&$0) }
+    }
+
+    /// Records a fix. Cheap unless a write is due, then one `write(2)`.
     public func record(_ location: Location?) {
-        guard let location, location.hasPosition else { return }
-        let time = location.time ?? now()
+        let clock = now()
         state.withLock { state in
-            let name: String
-            switch configuration.split {
-            case .day:
-                name = Self.dayFileName(time)
-            case .run:
-                name = state.runName ?? Self.runFileName(time)
-                state.runName = name
+            if let location, location.hasPosition {
+                append(location, at: location.time ?? clock, &state)
             }
-            if state.file != name {
-                writePending(&state)
-                if !state.pending.isEmpty { dropPending(&state, reason: "the previous file could not be written") }
-                state.file = name
+            let elapsed = state.lastWrite.map { clock.timeIntervalSince($0) } ?? .infinity
+            if state.pending.count >= configuration.bufferBytes
+                || !(0..<configuration.writeInterval.seconds).contains(elapsed)
+            {
+                writePending(&state, at: clock)
             }
-            writer.append(location, to: &state.pending)
-            if state.pending.count >= configuration.bufferBytes { writePending(&state) }
             if state.pending.count > configuration.maxPendingBytes {
                 dropPending(&state, reason: "writing failed for too long")
             }
@@ -117,12 +124,17 @@ public final class TrackRecorder: Sendable {
     ///
     /// - Throws: the write's error; the fixes then stay pending.
     public func flush() throws(LocationError) {
-        try state.withLock { state in writePending(&state) }.get()
+        let clock = now()
+        try state.withLock { state in writePending(&state, at: clock) }.get()
     }
 
-    /// Writes what is pending: call it on shutdown.
+    /// Writes what is pending, syncs the file to disk and closes it: call it on shutdown.
     public func close() throws(LocationError) {
         try flush()
+        state.withLock { state in
+            if let descriptor = state.descriptor { fsync(descriptor) }
+            closeFile(&state)
+        }
     }
 
     /// The files in the directory, oldest first (their names sort by time).
@@ -131,33 +143,75 @@ public final class TrackRecorder: Sendable {
         return names.filter { $0.hasSuffix(".nmea") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
+    /// Adds the fix's sentences to the pending bytes of its file, switching files first when it belongs to another.
+    private func append(_ location: Location, at time: Date, _ state: inout State) {
+        let name: String
+        switch configuration.split {
+        case .day:
+            let day = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
+            name = day == state.day ? state.file ?? Self.dayFileName(time) : Self.dayFileName(time)
+            state.day = day
+        case .run:
+            name = state.file ?? Self.runFileName(time)
+        }
+        if state.file != name {
+            writePending(&state, at: now())
+            if !state.pending.isEmpty { dropPending(&state, reason: "the previous file could not be written") }
+            closeFile(&state)
+            state.file = name
+        }
+        writer.append(location, to: &state.pending)
+    }
+
     @discardableResult
-    private func writePending(_ state: inout State) -> Result<Void, LocationError> {
+    private func writePending(_ state: inout State, at clock: Date) -> Result<Void, LocationError> {
         guard let file = state.file, !state.pending.isEmpty else { return .success(()) }
-        let url = directory.appendingPathComponent(file)
+        let path = directory.appendingPathComponent(file).path
         do throws(LocationError) {
-            try DataDirectory.create(directory)
-            let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
-            defer { closeDescriptor(descriptor) }
-            if !state.checked.contains(file) {
-                if endsInsideALine(descriptor) { try writeAll(descriptor, Array("\r\n".utf8), path: url.path) }
-                state.checked.insert(file)
+            let descriptor: Int32
+            if let open = state.descriptor {
+                descriptor = open
+            } else {
+                descriptor = try openForAppending(path)
+                state.descriptor = descriptor
             }
-            try writeAll(descriptor, state.pending, path: url.path)
+            try writeAll(descriptor, state.pending, path: path)
             state.pending.removeAll(keepingCapacity: true)
+            state.lastWrite = clock
             if state.failing {
                 state.failing = false
-                log.notice("track: writing again to \(url.path)")
+                log.notice("track: writing again to \(path)")
             }
             return .success(())
         } catch {
+            closeFile(&state)
+            state.lastWrite = clock
             if !state.failing {
                 state.failing = true
                 log.error("track: \(error.message) Keeping the fixes in memory and retrying.")
             }
             return .failure(error)
         }
+    }
+
+    /// Opens (creating) a file for appending; when a crash left its last line cut
+    /// short, ends that line so that the next sentence starts clean.
+    private func openForAppending(_ path: String) throws(LocationError) -> Int32 {
+        try DataDirectory.create(directory)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        do {
+            if endsInsideALine(descriptor) { try writeAll(descriptor, Array("\r\n".utf8), path: path) }
+        } catch {
+            closeDescriptor(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    private func closeFile(_ state: inout State) {
+        if let descriptor = state.descriptor { closeDescriptor(descriptor) }
+        state.descriptor = nil
     }
 
     private func dropPending(_ state: inout State, reason: String) {
@@ -210,4 +264,12 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throw
 /// `close(2)`, named apart from ``TrackRecorder/close()``.
 private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
+}
+
+extension Duration {
+    /// The duration in seconds, fractions included.
+    fileprivate var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
 }

@@ -12,16 +12,31 @@ struct TilePoint: Sendable, Hashable {
     /// The OpenStreetMap formula: `x = (lon + 180) / 360 · 2^z`,
     /// `y = (1 − asinh(tan φ) / π) / 2 · 2^z`.
     init(latitude: Double, longitude: Double, zoom: Int) {
+        let (x, y) = Self.project(latitude: latitude, longitude: longitude)
+        self.init(projectedX: x, projectedY: y, zoom: zoom)
+    }
+
+    /// The point at `zoom` of a position already projected with ``project(latitude:longitude:)``,
+    /// so that several zooms cost one projection.
+    init(projectedX: Double, projectedY: Double, zoom: Int) {
         precondition(Tile.zoomRange.contains(zoom), "zoom \(zoom) outside \(Tile.zoomRange)")
-        precondition(latitude.isFinite && longitude.isFinite, "coordinates must be finite")
         let count = Double(1 << zoom)
+        self.zoom = zoom
+        self.x = min(projectedX * count, count.nextDown)
+        self.y = min(max(projectedY * count, 0), count)
+    }
+
+    /// Web Mercator coordinates of a position at zoom 0: x and y in [0, 1], the
+    /// latitude clamped and the longitude wrapped.
+    ///
+    /// - Precondition: both coordinates are finite.
+    static func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        precondition(latitude.isFinite && longitude.isFinite, "coordinates must be finite")
         let clamped = min(max(latitude, -Tile.maxLatitude), Tile.maxLatitude)
         var wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
         if wrapped < 0 { wrapped += 360 }
         let phi = clamped * Double.pi / 180
-        self.zoom = zoom
-        self.x = min(wrapped / 360 * count, count.nextDown)
-        self.y = min(max((1 - asinh(tan(phi)) / Double.pi) / 2 * count, 0), count)
+        return (wrapped / 360, (1 - asinh(tan(phi)) / Double.pi) / 2)
     }
 
     /// The tile that contains the point; a point on the southern limit belongs to the last row.
