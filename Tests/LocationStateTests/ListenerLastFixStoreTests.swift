@@ -67,9 +67,9 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
     (61.0, .future),  // just beyond the 60 s tolerance
 ])
 func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStore.Rejection) throws {
-    let messages = TileEventLog<(Logger.Level, String)>()
+    let messages = LogRecorder()
     let store = try LastFixStore(
-        directory: "/data", fileSystem: .inMemory(), logger: TileFixtures.logger(capturing: messages), now: testNow)
+        directory: "/data", fileSystem: .inMemory(), logger: messages.logger, now: testNow)
     let kept = TileFixtures.fix(52.5, 13.4, at: -10)
     store.record(kept)
     store.record(TileFixtures.fix(1, 1, at: seconds))

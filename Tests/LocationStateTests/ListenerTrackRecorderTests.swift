@@ -127,10 +127,10 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
 @Test func aDirectoryThatCannotBeWrittenIsLoggedOnceAndRetried() throws {
     let file = try TileFixtures.directory().appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)
-    let messages = TileEventLog<(Logger.Level, String)>()
+    let messages = LogRecorder()
     let recorder = TrackRecorder(
         directory: file.appendingPathComponent("tracks"), configuration: .init(bufferBytes: 1),
-        logger: TileFixtures.logger(capturing: messages))
+        logger: messages.logger)
     recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))
     recorder.record(TileFixtures.fix(52.5, 13.4, at: 1))
     #expect(throws: LocationError.self) { try recorder.flush() }

@@ -25,6 +25,11 @@ final class LogRecorder: Sendable {
         Logger(label: "test") { _ in Handler(recorder: self) }
     }
 
+    /// Everything logged so far, in order.
+    var events: [(level: Logger.Level, message: String)] {
+        lines.withLock { $0 }
+    }
+
     func messages(at level: Logger.Level) -> [String] {
         lines.withLock { $0.filter { $0.level == level }.map(\.message) }
     }

@@ -140,8 +140,8 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 
 @Test func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
     let sink = MemoryTileSink()
-    let messages = TileEventLog<(Logger.Level, String)>()
-    let logger = makeLogger(sink, log: TileFixtures.logger(capturing: messages))
+    let messages = LogRecorder()
+    let logger = makeLogger(sink, log: messages.logger)
     sink.fail(with: .cannotWrite(path: "/data/tiles.sqlite", reason: "the disk or the database is full"))
 
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -165,8 +165,8 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 
 @Test func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
     let sink = MemoryTileSink()
-    let messages = TileEventLog<(Logger.Level, String)>()
-    let logger = makeLogger(sink, maxPendingTiles: 5, log: TileFixtures.logger(capturing: messages))
+    let messages = LogRecorder()
+    let logger = makeLogger(sink, maxPendingTiles: 5, log: messages.logger)
     sink.fail(with: .databaseLocked(path: "/data/tiles.sqlite"))
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
     logger.record(TileFixtures.fix(gate.latitude, twoKilometresEast, at: 25))  // 12 tiles

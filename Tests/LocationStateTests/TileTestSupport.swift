@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Synchronization
 import Testing
 
@@ -108,22 +107,6 @@ final class MemoryTileSink: TileSink {
     }
 }
 
-/// Log messages captured for assertions.
-struct TileTestLogHandler: LogHandler {
-    let messages: TileEventLog<(Logger.Level, String)>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        messages.append((event.level, "\(event.message)"))
-    }
-}
-
 /// A wall clock that moves only when told to.
 final class TileTestClock: Sendable {
     private let current: Mutex<Date>
@@ -139,10 +122,6 @@ final class TileTestClock: Sendable {
 
 /// Fixes, times, directories and loggers for the tile tests.
 enum TileFixtures {
-    /// A logger whose messages land in `messages`.
-    static func logger(capturing messages: TileEventLog<(Logger.Level, String)>) -> Logger {
-        Logger(label: "test") { _ in TileTestLogHandler(messages: messages) }
-    }
 
     /// A fix at a place and time, as a receiver with a good 3D fix reports it.
     static func fix(_ latitude: Double, _ longitude: Double, at seconds: Double, eph: Double? = 5) -> Location {
