@@ -28,7 +28,8 @@ func connectRaw(_ path: String) throws -> FileHandle {
         }
     }
     guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    // Long enough for a loaded or sanitized run; a test that waits this long has failed anyway.
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }
