@@ -60,7 +60,7 @@ struct LastCommand: ParsableCommand {
             throw error.exit()
         }
         guard let fix = answer.fix else {
-            if json { print(#"{"class":"TPV","mode":0,"state":"none"}"#) } else if !geojson { print("no fix known") }
+            if json { print(ControlAnswers.noFixKnown) } else if !geojson { print("no fix known") }
             throw ExitCode(Status.none)
         }
         let tooOld = maxAge.map { limit in (answer.ageSeconds ?? .infinity) > limit } ?? false

@@ -64,18 +64,8 @@ struct LastFixAnswer {
 
     /// The TPV object with `age` and `state`, as one line.
     func jsonLine(state: State) -> String {
-        guard let fix else { return #"{"class":"TPV","mode":0,"state":"none"}"# }
-        var bytes: [UInt8] = []
-        fix.appendJSON(to: &bytes)
-        bytes.removeLast()
-        if let ageSeconds {
-            bytes.append(contentsOf: #","age":"#.utf8)
-            bytes.append(contentsOf: String(format: "%.3f", ageSeconds).utf8)
-        }
-        bytes.append(contentsOf: #","state":""#.utf8)
-        bytes.append(contentsOf: state.rawValue.utf8)
-        bytes.append(contentsOf: #""}"#.utf8)
-        return String(decoding: bytes, as: UTF8.self)
+        guard let fix else { return ControlAnswers.noFixKnown }
+        return ControlAnswers.tpv(fix, ageSeconds: ageSeconds, state: state.rawValue)
     }
 
     /// Three human-readable lines: position and accuracy, motion, time and provenance.

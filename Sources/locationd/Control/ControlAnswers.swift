@@ -3,6 +3,9 @@ import LocationState
 
 /// The JSON objects the daemon answers with, built from its states.
 enum ControlAnswers {
+    /// The TPV object that says no fix is known at all.
+    static let noFixKnown = #"{"class":"TPV","mode":0,"state":"none"}"#
+
     /// `?LAST;`: the current fix (`"state":"live"`), else the last known one marked
     /// `stale` (this run) or `restored` (from disk), with `age` in seconds; else a
     /// TPV object of mode 0 with `"state":"none"`.
@@ -16,15 +19,21 @@ enum ControlAnswers {
             fix = lastKnown
             state = lastKnown.source == .restored ? "restored" : "stale"
         } else {
-            return #"{"class":"TPV","mode":0,"state":"none"}"#
+            return noFixKnown
         }
+        return tpv(fix, ageSeconds: fix.time.map { now.timeIntervalSince($0) }, state: state)
+    }
+
+    /// A fix as a TPV object with `age` (seconds, when the fix has a time) and `state` added,
+    /// as `?LAST;` answers and `locationd last --json` prints.
+    static func tpv(_ fix: Location, ageSeconds: Double?, state: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(320)
         fix.appendJSON(to: &bytes)
         bytes.removeLast()
-        if let time = fix.time {
+        if let ageSeconds {
             bytes.append(contentsOf: #","age":"#.utf8)
-            bytes.append(contentsOf: String(format: "%.3f", now.timeIntervalSince(time)).utf8)
+            bytes.append(contentsOf: String(format: "%.3f", ageSeconds).utf8)
         }
         bytes.append(contentsOf: #","state":""#.utf8)
         bytes.append(contentsOf: state.utf8)
