@@ -29,6 +29,8 @@ final class ControlServer: Sendable {
     private let limits: Limits
     private let logger: Logger
     private let clients = Atomic<Int>(0)
+    /// Clients refused since the server last had a free slot; a flood is logged once, not per client.
+    private let refusedSinceFull = Atomic<Int>(0)
     private let channel = Mutex<(any Channel)?>(nil)
 
     init(path: String, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
@@ -53,6 +55,7 @@ final class ControlServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let admitted = server.admit()
+                    if !admitted { server.noteRefusal() }
                     try channel.pipeline.syncOperations.addHandler(
                         ControlConnection(
                             responder: responder, limits: limits, logger: logger,
@@ -91,7 +94,19 @@ final class ControlServer: Sendable {
     }
 
     private func release() {
-        clients.wrappingSubtract(1, ordering: .relaxed)
+        let now = clients.wrappingSubtract(1, ordering: .relaxed).newValue
+        guard now < limits.maxClients else { return }
+        let refused = refusedSinceFull.exchange(0, ordering: .relaxed)
+        if refused > 0 {
+            logger.notice("control socket: accepting clients again; refused \(refused) while full")
+        }
+    }
+
+    /// Logs the first refusal of a burst; the count goes into the line that ends it.
+    private func noteRefusal() {
+        if refusedSinceFull.wrappingAdd(1, ordering: .relaxed).newValue == 1 {
+            logger.notice("control socket: too many clients (\(limits.maxClients)); refusing new ones until one leaves")
+        }
     }
 }
 
@@ -121,7 +136,6 @@ private final class ControlConnection: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         guard admitted else {
-            logger.notice("control socket: too many clients (\(limits.maxClients)); refusing one")
             Self.send(ControlReply.error("too many clients"), on: context.channel)
             context.close(promise: nil)
             return
@@ -171,7 +185,7 @@ private final class ControlConnection: ChannelInboundHandler {
             let logger = logger
             stopWatching = responder.watch { line in
                 channel.eventLoop.execute {
-                    if !Self.send(line, on: channel) {
+                    if Self.send(line, on: channel) == .dropped {
                         logger.notice("control socket: a watcher does not keep up; dropping it")
                     }
                 }
@@ -185,18 +199,22 @@ private final class ControlConnection: ChannelInboundHandler {
         }
     }
 
-    /// Queues one line for the client; closes a client whose queue is full. Returns whether it was sent.
+    /// What became of a line for a client.
+    private enum Delivery { case queued, dropped, gone }
+
+    /// Queues one line for the client; closes a client whose queue is full (`.dropped`,
+    /// once: after that the client is `.gone`).
     @discardableResult
-    private static func send(_ line: String, on channel: any Channel) -> Bool {
-        guard channel.isActive else { return false }
+    private static func send(_ line: String, on channel: any Channel) -> Delivery {
+        guard channel.isActive else { return .gone }
         guard channel.isWritable else {
             channel.close(promise: nil)
-            return false
+            return .dropped
         }
         var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
         buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
         channel.writeAndFlush(buffer, promise: nil)
-        return true
+        return .queued
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import locationd
+
+/// A thousand clients at once against a real `locationd run`: the daemon admits its limit,
+/// refuses the rest with an error object, keeps streaming to a watcher that was there
+/// first, logs the flood in a line or two, and does not grow with each flood.
+@Suite struct ControlFloodTests {
+    @Test func thousandConnectionsAtOnceAreBoundedAndTheDaemonKeepsServing() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let watcher = try connectRaw(daemon.socketPath)
+        try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
+        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+
+        // The watcher holds one of the slots.
+        let free = ControlServer.Limits().maxClients - 1
+        var residentAfterFlood: [Int] = []
+        for flood in 0..<3 {
+            // All thousand are connected before any reply is read.
+            var clients: [FileHandle] = []
+            for _ in 0..<1000 {
+                let client = try connectRaw(daemon.socketPath)
+                try? client.write(contentsOf: Data("?VERSION;\n".utf8))
+                clients.append(client)
+            }
+            var answered = 0
+            var refused = 0
+            for client in clients {
+                switch readLine(client) {
+                case let line? where line.contains(#""class":"VERSION""#): answered += 1
+                case #"{"class":"ERROR","message":"too many clients"}"#: refused += 1
+                case let other: Issue.record("unexpected answer \(other ?? "nil")")
+                }
+            }
+            // Later floods may meet slots whose clients' close the daemon has not seen yet.
+            if flood == 0 { #expect(answered == free) } else { #expect((1...free).contains(answered)) }
+            #expect(refused == 1000 - answered)
+            clients.removeAll()
+            residentAfterFlood.append(try residentKilobytes(of: daemon.process.processIdentifier))
+        }
+
+        // The watcher from before the floods still gets fixes, and a new client is served.
+        #expect(readLine(watcher)?.hasPrefix(#"{"class":"TPV""#) == true)
+        let socketPath = daemon.socketPath
+        try await waitUntil(seconds: 20) {
+            ((try? ControlClient.ask("?STATUS;", socketPath: socketPath)) ?? nil) != nil
+        }
+        // Memory is bounded: the third flood costs no more than the first left behind.
+        #expect(residentAfterFlood[2] <= residentAfterFlood[0] + 4096, "RSS after each flood: \(residentAfterFlood) KiB")
+
+        let stop = try await daemon.stop()
+        #expect(stop.status == 0)
+        // About one line per flood (a flood meeting late closes may make two), not one per refused client.
+        let floodLines = daemon.stderr.split(separator: "\n").filter { $0.contains("too many clients") }
+        #expect((3...6).contains(floodLines.count), "\(floodLines.count) lines for 3 floods")
+    }
+}
+
+/// A process's resident set (VmRSS) in KiB.
+private func residentKilobytes(of pid: Int32) throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    else { throw POSIXError(.EINVAL) }
+    return kilobytes
+}
