@@ -21,8 +21,13 @@ struct Run {
 
 /// Runs `locationd` with `arguments` and waits for it to exit.
 func runLocationd(_ arguments: [String]) throws -> Run {
+    try runProgram(locationdBinary().path, arguments)
+}
+
+/// Runs the program at `path` with `arguments` and waits for it to exit.
+func runProgram(_ path: String, _ arguments: [String]) throws -> Run {
     let process = Process()
-    process.executableURL = locationdBinary()
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     let output = Pipe()
     let errors = Pipe()
