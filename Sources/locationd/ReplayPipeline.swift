@@ -1,5 +1,6 @@
 import Dispatch
 import LocationState
+import Synchronization
 
 /// The path replayed fixes take: a `MonitoredState<Location?>`, as in the daemon, with
 /// an `.all` listener that prints every fix.
@@ -7,47 +8,112 @@ import LocationState
 /// Replay at `--speed max` produces fixes faster than any printer consumes them, and an
 /// `.all` listener buffers what it has not yet received; so the pipeline lets at most
 /// ``window`` changes be in flight: ``send(_:)`` blocks while the listener is that far
-/// behind. Memory stays bounded whatever the file's size.
+/// behind, until it is back to half of that. Memory stays bounded whatever the file's size.
 final class ReplayPipeline: Sendable {
     /// Changes allowed between `modify` and the end of their delivery.
     static let window = 8192
 
     /// The device's location: the current fix, or nil after a no-fix report.
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-    private let slots = DispatchSemaphore(value: ReplayPipeline.window)
+    private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
     private let observation: StateObservation
 
     /// A pipeline whose listener prints through `output` on its own serial queue, and
     /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
     init(output: ReplayOutput, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
-        let slots = self.slots
+        let inFlight = self.inFlight
         observation = deviceLocation.observe(on: DispatchQueue(label: "locationd.replay.output"), policy: .all) {
             change in
             alsoRecord?(change.new)
             if let fix = change.new { output.print(fix) }
-            slots.signal()
+            inFlight.release()
         }
     }
 
     /// Puts one provider event into the state: a fix, or nil for a no-fix report.
     ///
     /// - Important: blocks while ``window`` changes are still being delivered; call it
-    ///   from the replay loop only, never from the listener's queue.
+    ///   from the replay loop only (one thread at a time), never from the listener's queue.
     func send(_ event: ProviderEvent) {
-        let value: Location?
         switch event {
-        case .fix(let location): value = location
-        case .noFix: value = nil
+        case .fix(let location):
+            inFlight.acquire()
+            deviceLocation ~> location
+        case .noFix:
+            inFlight.acquire()
+            deviceLocation ~> nil
         case .connected, .disconnected: return
         }
-        slots.wait()
-        deviceLocation ~> value
     }
 
     /// Waits until the listener has received every change sent, then stops listening.
     func drain() {
-        for _ in 0..<ReplayPipeline.window { slots.wait() }
-        for _ in 0..<ReplayPipeline.window { slots.signal() }
+        inFlight.waitUntilIdle()
         observation.cancel()
+    }
+}
+
+/// Counts the changes in flight between one sender and one listener, and parks the
+/// sender while there are too many.
+///
+/// The sender parks when a change would exceed ``limit`` and is woken once, when the
+/// listener is down to half of it: a listener that keeps up costs no wake-up at all,
+/// one that does not costs one per `limit / 2` changes rather than one per change.
+final class ReplayFlowControl: Sendable {
+    private struct Count {
+        var inFlight = 0
+        /// The count at which the parked sender is woken; nil while none is parked.
+        var resumeAt: Int?
+    }
+
+    /// The most changes in flight.
+    let limit: Int
+    private let count = Mutex(Count())
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts one more change in flight, first waiting for room when there are ``limit``.
+    ///
+    /// - Important: one sender at a time.
+    func acquire() {
+        let limit = self.limit
+        let park = count.withLock { count -> Bool in
+            guard count.inFlight >= limit else {
+                count.inFlight += 1
+                return false
+            }
+            count.resumeAt = limit / 2
+            return true
+        }
+        if park {
+            wakeUp.wait()
+            count.withLock { $0.inFlight += 1 }
+        }
+    }
+
+    /// Counts one change delivered; wakes the sender when it waits and there is room again.
+    func release() {
+        let wake = count.withLock { count -> Bool in
+            count.inFlight -= 1
+            guard let resumeAt = count.resumeAt, count.inFlight <= resumeAt else { return false }
+            count.resumeAt = nil
+            return true
+        }
+        if wake { wakeUp.signal() }
+    }
+
+    /// Waits until every change counted has been delivered.
+    ///
+    /// - Important: from the sender's thread, after its last ``acquire()``.
+    func waitUntilIdle() {
+        let park = count.withLock { count -> Bool in
+            guard count.inFlight > 0 else { return false }
+            count.resumeAt = 0
+            return true
+        }
+        if park { wakeUp.wait() }
     }
 }
