@@ -26,37 +26,61 @@ public struct NMEADecoder: Sendable {
         let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
         let limit = NMEADecoder.maximumLineLength
         var lineStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 10 || byte == 13 {
-                if discarding {
-                    discarding = false
-                } else if pending.isEmpty {
-                    line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+        while lineStart < bytes.count {
+            let index = NMEADecoder.terminator(in: bytes, from: lineStart)
+            let length = index - lineStart + pending.count
+            guard index < bytes.count else {
+                // The line goes on in the next chunk: keep its start, or skip it once it is over-long.
+                if discarding { return }
+                if length > limit {
+                    statistics.droppedLines += 1
+                    discarding = true
+                    pending.removeAll(keepingCapacity: true)
                 } else {
-                    var carried = pending
-                    pending = []
-                    carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                    if carried.count > limit {
-                        statistics.droppedLines += 1
-                    } else {
-                        carried.withUnsafeBufferPointer { line($0, emit) }
-                    }
-                    carried.removeAll(keepingCapacity: true)
-                    pending = carried
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
                 }
-                lineStart = index + 1
-            } else if !discarding, index - lineStart + pending.count >= limit {
-                statistics.droppedLines += 1
-                discarding = true
-                pending.removeAll(keepingCapacity: true)
+                return
             }
-            index += 1
+            if discarding {
+                discarding = false
+            } else if length > limit {
+                statistics.droppedLines += 1
+                pending.removeAll(keepingCapacity: true)
+            } else if pending.isEmpty {
+                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+            } else {
+                var carried = pending
+                pending = []
+                carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                carried.withUnsafeBufferPointer { line($0, emit) }
+                carried.removeAll(keepingCapacity: true)
+                pending = carried
+            }
+            lineStart = index + 1
         }
-        if !discarding, lineStart < bytes.count {
-            pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<bytes.count]))
+    }
+
+    /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
+    ///
+    /// Looks at eight bytes at a time: a byte equal to LF or CR makes a zero byte in
+    /// `word ^ 0x0A...` or `word ^ 0x0D...`, and `(x - 0x01...) & ~x & 0x80...` marks
+    /// zero bytes, exactly from the lowest up to the first one.
+    private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let lf = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                let cr = word ^ 0x0D0D_0D0D_0D0D_0D0D
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let found = ((lf &- ones) & ~lf | (cr &- ones) & ~cr) & 0x8080_8080_8080_8080
+                if found != 0 { return index + found.trailingZeroBitCount / 8 }
+                index += 8
+            }
         }
+        while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
+        return index
     }
 
     /// Decodes a whole buffer (tests, small inputs) and ends the stream.

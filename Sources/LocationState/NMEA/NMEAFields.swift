@@ -13,24 +13,11 @@ struct NMEAFields {
     /// The most fields a sentence may have; further fields are ignored.
     static let capacity = 48
 
-    /// Splits `bytes` on commas into `bounds` (capacity `2 * NMEAFields.capacity`).
-    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) {
+    /// The fields of `bytes` whose offsets ``NMEAParser`` found: `count` start and end
+    /// pairs in `bounds` (capacity `2 * NMEAFields.capacity`).
+    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, count: Int) {
         self.bytes = bytes
         self.bounds = bounds
-        var count = 0
-        var start = 0
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ",") {
-            if count == NMEAFields.capacity { break }
-            bounds[2 * count] = Int32(start)
-            bounds[2 * count + 1] = Int32(index)
-            count += 1
-            start = index + 1
-        }
-        if count < NMEAFields.capacity {
-            bounds[2 * count] = Int32(start)
-            bounds[2 * count + 1] = Int32(bytes.count)
-            count += 1
-        }
         self.count = count
     }
 

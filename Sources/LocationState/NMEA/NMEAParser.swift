@@ -28,42 +28,64 @@ public enum NMEAParser {
     }
 
     /// Parses one line, without its line terminator (trailing CR and spaces are ignored).
+    ///
+    /// One pass over the line finds the sentence's start (the last `$` or `!`), its `*`,
+    /// the checksum and the field boundaries together.
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
         var end = line.count
         while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
-        var start = end
-        while start > 0 {
-            start -= 1
-            if line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") { break }
-        }
-        guard start < end, line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") else {
-            return .notNMEA
-        }
-        let isEncapsulated = line[start] == UInt8(ascii: "!")
-        var bodyEnd = end
-        var sum: UInt8 = 0
-        var position = start + 1
-        while position < end {
-            let byte = line[position]
-            if byte == UInt8(ascii: "*") {
-                bodyEnd = position
-                break
-            }
-            guard byte >= 32, byte < 127 else { return .notNMEA }
-            sum ^= byte
-            position += 1
-        }
-        let hasChecksum = bodyEnd < end
-        if hasChecksum {
-            guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
-                let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
-            else { return .badChecksum }
-            guard high << 4 | low == sum else { return .badChecksum }
-        }
-        if isEncapsulated { return .unknown }
-        let body = UnsafeBufferPointer(rebasing: line[(start + 1)..<bodyEnd])
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
-            decode(NMEAFields(bytes: body, bounds: bounds), hasChecksum: hasChecksum)
+            // State of the sentence that starts at the last `$` or `!` seen so far; a later one starts over.
+            var start = -1
+            var bodyEnd = -1
+            var printable = true
+            var sum: UInt8 = 0
+            var count = 0
+            var fieldStart = 0
+            for position in 0..<end {
+                let byte = line[position]
+                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") {
+                    start = position
+                    bodyEnd = -1
+                    printable = true
+                    sum = 0
+                    count = 0
+                    fieldStart = position + 1
+                    continue
+                }
+                // Bytes before the sentence are ignored; so is the checksum after its `*`.
+                guard start >= 0, bodyEnd < 0 else { continue }
+                if byte == UInt8(ascii: "*") {
+                    bodyEnd = position
+                    continue
+                }
+                if byte < 32 || byte >= 127 { printable = false }
+                sum ^= byte
+                if byte == UInt8(ascii: ","), count < NMEAFields.capacity {
+                    bounds[2 * count] = Int32(fieldStart - start - 1)
+                    bounds[2 * count + 1] = Int32(position - start - 1)
+                    count += 1
+                    fieldStart = position + 1
+                }
+            }
+            guard start >= 0, printable else { return .notNMEA }
+            let hasChecksum = bodyEnd >= 0
+            if hasChecksum {
+                guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
+                    let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
+                else { return .badChecksum }
+                guard high << 4 | low == sum else { return .badChecksum }
+            } else {
+                bodyEnd = end
+            }
+            if line[start] == UInt8(ascii: "!") { return .unknown }
+            if count < NMEAFields.capacity {
+                bounds[2 * count] = Int32(fieldStart - start - 1)
+                bounds[2 * count + 1] = Int32(bodyEnd - start - 1)
+                count += 1
+            }
+            let body = UnsafeBufferPointer(rebasing: line[(start + 1)..<bodyEnd])
+            return decode(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
         }
     }
 

@@ -2,9 +2,7 @@ import Foundation
 
 /// Replays a recorded track file (NMEA, gpsd JSON or GPX) as a ``LocationProvider``.
 ///
-/// The file is streamed in chunks, so memory does not grow with its size; the events
-/// of one chunk are decoded first and then emitted, in a burst when there is no pacing,
-/// which lets a consumer on another thread take them in batches. Fixes are
+/// The file is streamed in chunks, so memory does not grow with its size. Fixes are
 /// stamped `source: replay` and paced by their recorded times divided by
 /// ``Options/speed`` (no pacing when it is nil: as fast as possible). A jump back in
 /// time (the next loop, a receiver reset) restarts the pacing clock. With
@@ -69,17 +67,25 @@ public struct ReplayProvider: LocationProvider {
                     decoder = detected.makeDecoder(options: options.stamping)
                 }
                 done += Int64(chunk.count)
-                decoder!.decode(chunk) { pending.append($0) }
+                if options.speed == nil {
+                    decoder!.decode(chunk, emit)
+                } else {
+                    decoder!.decode(chunk) { pending.append($0) }
+                }
             }) {
                 progress?(done, file.size)
-                try await pacer.emit(pending, emit)
+                for event in pending { try await pacer.wait(for: event); emit(event) }
                 pending.removeAll(keepingCapacity: true)
                 try Task.checkCancellation()
             }
             if var finishing = decoder {
-                finishing.finish { pending.append($0) }
-                try await pacer.emit(pending, emit)
-                pending.removeAll()
+                if options.speed == nil {
+                    finishing.finish(emit)
+                } else {
+                    finishing.finish { pending.append($0) }
+                    for event in pending { try await pacer.wait(for: event); emit(event) }
+                    pending.removeAll()
+                }
                 total.add(finishing.statistics)
             }
             if options.loop {
@@ -98,18 +104,6 @@ public struct ReplayProvider: LocationProvider {
 
         init(speed: Double?) {
             self.speed = speed
-        }
-
-        /// Emits `events` in order, each when it is due; at once, in a burst, without a speed.
-        mutating func emit(_ events: [ProviderEvent], _ emit: (ProviderEvent) -> Void) async throws {
-            guard speed != nil else {
-                for event in events { emit(event) }
-                return
-            }
-            for event in events {
-                try await wait(for: event)
-                emit(event)
-            }
         }
 
         mutating func wait(for event: ProviderEvent) async throws {
