@@ -61,26 +61,15 @@ public struct NMEADecoder: Sendable {
     }
 
     /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
-    ///
-    /// Looks at eight bytes at a time: a byte equal to LF or CR makes a zero byte in
-    /// `word ^ 0x0A...` or `word ^ 0x0D...`, and `(x - 0x01...) & ~x & 0x80...` marks
-    /// zero bytes, exactly from the lowest up to the first one.
     private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let lf = word ^ 0x0A0A_0A0A_0A0A_0A0A
-                let cr = word ^ 0x0D0D_0D0D_0D0D_0D0D
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let found = ((lf &- ones) & ~lf | (cr &- ones) & ~cr) & 0x8080_8080_8080_8080
-                if found != 0 { return index + found.trailingZeroBitCount / 8 }
-                index += 8
-            }
+        while index < bytes.count {
+            let word = ByteWord(bytes, at: index, end: bytes.count)
+            let ends = word.matching(10) | word.matching(13)
+            if ends != 0 { return index + ends.trailingZeroBitCount / 8 }
+            index += 8
         }
-        while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
-        return index
+        return bytes.count
     }
 
     /// Decodes a whole buffer (tests, small inputs) and ends the stream.

@@ -29,64 +29,75 @@ public enum NMEAParser {
 
     /// Parses one line, without its line terminator (trailing CR and spaces are ignored).
     ///
-    /// One pass over the line finds the sentence's start (the last `$` or `!`), its `*`,
-    /// the checksum and the field boundaries together.
+    /// Reads the line eight bytes at a time (``ByteWord``): one pass back to the last
+    /// `$` or `!`, one forward that finds the `*`, checks the bytes, sums them and
+    /// notes the field boundaries.
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
         var end = line.count
         while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
+        guard let start = sentenceStart(line, end: end) else { return .notNMEA }
+        let bodyStart = start + 1
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
-            // State of the sentence that starts at the last `$` or `!` seen so far; a later one starts over.
-            var start = -1
-            var bodyEnd = -1
-            var printable = true
-            var sum: UInt8 = 0
+            var sum: UInt64 = 0
+            var bodyEnd = end
             var count = 0
-            var fieldStart = 0
-            for position in 0..<end {
-                let byte = line[position]
-                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") {
-                    start = position
-                    bodyEnd = -1
-                    printable = true
-                    sum = 0
-                    count = 0
-                    fieldStart = position + 1
-                    continue
+            var fieldStart = bodyStart
+            var position = bodyStart
+            while position < end {
+                let word = ByteWord(line, at: position, end: end)
+                var body = word.valid
+                let stars = word.matching(UInt8(ascii: "*"))
+                if stars != 0 {
+                    let index = stars.trailingZeroBitCount / 8
+                    body &= ByteWord.firstBytes(index)
+                    bodyEnd = position + index
                 }
-                // Bytes before the sentence are ignored; so is the checksum after its `*`.
-                guard start >= 0, bodyEnd < 0 else { continue }
-                if byte == UInt8(ascii: "*") {
-                    bodyEnd = position
-                    continue
-                }
-                if byte < 32 || byte >= 127 { printable = false }
-                sum ^= byte
-                if byte == UInt8(ascii: ","), count < NMEAFields.capacity {
-                    bounds[2 * count] = Int32(fieldStart - start - 1)
-                    bounds[2 * count + 1] = Int32(position - start - 1)
+                guard word.unprintable & body == 0 else { return .notNMEA }
+                sum ^= word.bits & body
+                var commas = word.matching(UInt8(ascii: ",")) & body
+                while commas != 0, count < NMEAFields.capacity {
+                    let comma = position + commas.trailingZeroBitCount / 8
+                    bounds[2 * count] = Int32(fieldStart - bodyStart)
+                    bounds[2 * count + 1] = Int32(comma - bodyStart)
                     count += 1
-                    fieldStart = position + 1
+                    fieldStart = comma + 1
+                    commas &= commas &- 1
                 }
+                if stars != 0 { break }
+                position += 8
             }
-            guard start >= 0, printable else { return .notNMEA }
-            let hasChecksum = bodyEnd >= 0
+            let hasChecksum = bodyEnd < end
             if hasChecksum {
+                sum ^= sum >> 32
+                sum ^= sum >> 16
+                sum ^= sum >> 8
                 guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
                     let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
                 else { return .badChecksum }
-                guard high << 4 | low == sum else { return .badChecksum }
-            } else {
-                bodyEnd = end
+                guard high << 4 | low == UInt8(truncatingIfNeeded: sum) else { return .badChecksum }
             }
             if line[start] == UInt8(ascii: "!") { return .unknown }
             if count < NMEAFields.capacity {
-                bounds[2 * count] = Int32(fieldStart - start - 1)
-                bounds[2 * count + 1] = Int32(bodyEnd - start - 1)
+                bounds[2 * count] = Int32(fieldStart - bodyStart)
+                bounds[2 * count + 1] = Int32(bodyEnd - bodyStart)
                 count += 1
             }
-            let body = UnsafeBufferPointer(rebasing: line[(start + 1)..<bodyEnd])
+            let body = UnsafeBufferPointer(rebasing: line[bodyStart..<bodyEnd])
             return decode(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
         }
+    }
+
+    /// The offset of the last `$` or `!` before `end`, where the sentence starts.
+    private static func sentenceStart(_ line: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        var wordEnd = end
+        while wordEnd > 0 {
+            let wordStart = max(wordEnd - 8, 0)
+            let word = ByteWord(line, at: wordStart, end: wordEnd)
+            let marks = word.matching(UInt8(ascii: "$")) | word.matching(UInt8(ascii: "!"))
+            if marks != 0 { return wordStart + (63 - marks.leadingZeroBitCount) / 8 }
+            wordEnd = wordStart
+        }
+        return nil
     }
 
     private static func decode(_ fields: NMEAFields, hasChecksum: Bool) -> Result {
