@@ -58,7 +58,9 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw error.exit()
         }
-        let pipeline = ReplayPipeline(output: output, alsoRecord: listeners.map { $0.record })
+        // Unpaced, fixes reach the state in batches (a paced fix must show at once).
+        let pipeline = ReplayPipeline(
+            output: output, batchSize: speed == .max ? 1024 : 1, alsoRecord: listeners.map { $0.record })
         let statistics: NMEAStatistics
         do {
             statistics = try await provider.replay { pipeline.send($0) }

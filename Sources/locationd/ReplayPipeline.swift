@@ -1,5 +1,6 @@
 import Dispatch
 import LocationState
+import Synchronization
 
 /// The path replayed fixes take: a `MonitoredState<Location?>`, as in the daemon, with
 /// an `.all` listener that prints every fix.
@@ -7,47 +8,85 @@ import LocationState
 /// Replay at `--speed max` produces fixes faster than any printer consumes them, and an
 /// `.all` listener buffers what it has not yet received; so the pipeline lets at most
 /// ``window`` changes be in flight: ``send(_:)`` blocks while the listener is that far
-/// behind. Memory stays bounded whatever the file's size.
+/// behind, until it is back to half of that. Memory stays bounded whatever the file's size.
+///
+/// Three threads share the work: the replay loop decodes and calls ``send(_:)``, a serial
+/// queue puts the fixes into the state one `modify` at a time, in order, and the
+/// listener's queue prints them. With a `batchSize` above 1 (for `--speed max`), fixes
+/// go to the state queue in batches, so that neither queue is woken for every fix.
 final class ReplayPipeline: Sendable {
-    /// Changes allowed between `modify` and the end of their delivery.
+    /// Changes allowed between ``send(_:)`` and the end of their delivery.
     static let window = 8192
 
     /// The device's location: the current fix, or nil after a no-fix report.
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-    private let slots = DispatchSemaphore(value: ReplayPipeline.window)
+    /// Values sent to the state queue together; 1 sends each at once.
+    let batchSize: Int
+    private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
+    private let stateQueue = DispatchQueue(label: "locationd.replay.state")
+    /// The values sent since the last batch went to the state queue (only ``send(_:)`` and ``drain()`` touch it).
+    private let batch = Mutex<[Location?]>([])
     private let observation: StateObservation
 
     /// A pipeline whose listener prints through `output` on its own serial queue, and
     /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
-    init(output: ReplayOutput, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
-        let slots = self.slots
+    ///
+    /// - Parameter batchSize: 1 when fixes must reach the listener as soon as they are
+    ///   sent (paced replay); at most a quarter of ``window``.
+    init(output: ReplayOutput, batchSize: Int = 1, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
+        precondition(batchSize >= 1 && batchSize <= ReplayPipeline.window / 4, "batch size out of range")
+        self.batchSize = batchSize
+        let inFlight = self.inFlight
         observation = deviceLocation.observe(on: DispatchQueue(label: "locationd.replay.output"), policy: .all) {
             change in
             alsoRecord?(change.new)
             if let fix = change.new { output.print(fix) }
-            slots.signal()
+            inFlight.release()
         }
     }
 
     /// Puts one provider event into the state: a fix, or nil for a no-fix report.
     ///
     /// - Important: blocks while ``window`` changes are still being delivered; call it
-    ///   from the replay loop only, never from the listener's queue.
+    ///   from the replay loop only (one thread at a time), never from the listener's queue.
     func send(_ event: ProviderEvent) {
-        let value: Location?
         switch event {
-        case .fix(let location): value = location
-        case .noFix: value = nil
+        case .fix(let location): enqueue(location)
+        case .noFix: enqueue(nil)
         case .connected, .disconnected: return
         }
-        slots.wait()
-        deviceLocation ~> value
     }
 
     /// Waits until the listener has received every change sent, then stops listening.
     func drain() {
-        for _ in 0..<ReplayPipeline.window { slots.wait() }
-        for _ in 0..<ReplayPipeline.window { slots.signal() }
+        let rest = batch.withLock { batch in
+            defer { batch = [] }
+            return batch
+        }
+        flush(rest)
+        inFlight.waitUntilIdle()
         observation.cancel()
+    }
+
+    private func enqueue(_ value: Location?) {
+        inFlight.acquire()
+        let batchSize = self.batchSize
+        let full = batch.withLock { batch -> [Location?]? in
+            if batch.isEmpty { batch.reserveCapacity(batchSize) }
+            batch.append(value)
+            guard batch.count >= batchSize else { return nil }
+            defer { batch = [] }
+            return batch
+        }
+        if let full { flush(full) }
+    }
+
+    /// Has the state queue put `values` into the state, in order.
+    private func flush(_ values: [Location?]) {
+        guard !values.isEmpty else { return }
+        let deviceLocation = self.deviceLocation
+        stateQueue.async {
+            for value in values { deviceLocation ~> value }
+        }
     }
 }

@@ -44,21 +44,46 @@ struct ByteWriter {
     /// Writes an integer in decimal, zero-padded to `width` (at most 24) digits; at most 25 bytes.
     mutating func integer(_ value: Int, width: Int = 1) {
         if value < 0 { byte(UInt8(ascii: "-")) }
-        var rest = value.magnitude
+        let magnitude = UInt64(value.magnitude)
         var digits = 1
-        var probe = rest / 10
-        while probe > 0 {
+        var threshold: UInt64 = 10
+        while digits < 20, magnitude >= threshold {
             digits += 1
-            probe /= 10
+            threshold &*= 10
         }
-        let total = max(digits, width)
-        var position = cursor + total
+        self.digits(magnitude, count: max(digits, width))
+    }
+
+    /// Writes the last `count` decimal digits of `value`, zero-padded, two at a time.
+    @inline(__always)
+    private mutating func digits(_ value: UInt64, count: Int) {
+        var rest = value
+        var remaining = count
+        var position = cursor + count
         cursor = position
-        for _ in 0..<total {
+        let pairs = ByteWriter.digitPairs.utf8Start
+        while remaining >= 2 {
+            let pair = Int(rest % 100)
+            rest /= 100
+            position -= 2
+            position[0] = pairs[2 * pair]
+            position[1] = pairs[2 * pair + 1]
+            remaining -= 2
+        }
+        if remaining == 1 {
             position -= 1
             position.pointee = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
-            rest /= 10
         }
+    }
+
+    /// `00`, `01`, ... `99`: the two digits of each number below 100, with a `\` line
+    /// continuation so that the literal stays one `StaticString`.
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// 10^0 ... 10^12.
@@ -89,13 +114,7 @@ struct ByteWriter {
         if decimals > 0 {
             byte(UInt8(ascii: "."))
             units %= divisor
-            var position = cursor + decimals
-            cursor = position
-            for _ in 0..<decimals {
-                position -= 1
-                position.pointee = UInt8(truncatingIfNeeded: 48 &+ units % 10)
-                units /= 10
-            }
+            digits(units, count: decimals)
         }
     }
 

@@ -26,37 +26,50 @@ public struct NMEADecoder: Sendable {
         let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
         let limit = NMEADecoder.maximumLineLength
         var lineStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 10 || byte == 13 {
-                if discarding {
-                    discarding = false
-                } else if pending.isEmpty {
-                    line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+        while lineStart < bytes.count {
+            let index = NMEADecoder.terminator(in: bytes, from: lineStart)
+            let length = index - lineStart + pending.count
+            guard index < bytes.count else {
+                // The line goes on in the next chunk: keep its start, or skip it once it is over-long.
+                if discarding { return }
+                if length > limit {
+                    statistics.droppedLines += 1
+                    discarding = true
+                    pending.removeAll(keepingCapacity: true)
                 } else {
-                    var carried = pending
-                    pending = []
-                    carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                    if carried.count > limit {
-                        statistics.droppedLines += 1
-                    } else {
-                        carried.withUnsafeBufferPointer { line($0, emit) }
-                    }
-                    carried.removeAll(keepingCapacity: true)
-                    pending = carried
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
                 }
-                lineStart = index + 1
-            } else if !discarding, index - lineStart + pending.count >= limit {
-                statistics.droppedLines += 1
-                discarding = true
-                pending.removeAll(keepingCapacity: true)
+                return
             }
-            index += 1
+            if discarding {
+                discarding = false
+            } else if length > limit {
+                statistics.droppedLines += 1
+                pending.removeAll(keepingCapacity: true)
+            } else if pending.isEmpty {
+                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+            } else {
+                var carried = pending
+                pending = []
+                carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                carried.withUnsafeBufferPointer { line($0, emit) }
+                carried.removeAll(keepingCapacity: true)
+                pending = carried
+            }
+            lineStart = index + 1
         }
-        if !discarding, lineStart < bytes.count {
-            pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<bytes.count]))
+    }
+
+    /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
+    private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            let word = ByteWord(bytes, at: index, end: bytes.count)
+            let ends = word.matching(10) | word.matching(13)
+            if ends != 0 { return index + ends.trailingZeroBitCount / 8 }
+            index += 8
         }
+        return bytes.count
     }
 
     /// Decodes a whole buffer (tests, small inputs) and ends the stream.

@@ -73,9 +73,19 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
+    ///
+    /// The handlers that only read are static functions of this snapshot rather than
+    /// methods: a method call on the whole assembler from a `mutating` one made the
+    /// compiler copy all of it (over 600 bytes) for each sentence.
     private struct Prior {
         var mode: FixMode
         var altitudeMSL: Double?
+        /// Whether the epoch in progress already counts its satellites.
+        var hasSatellites: Bool
+        /// Satellites used by the last GSA set.
+        var satellitesUsed: Int
+        var lastReportedMode: FixMode
+        var previousHadAltitude: Bool
     }
 
     private let options: Options
@@ -106,7 +116,10 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
     public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
-        let prior = Prior(mode: state.mode, altitudeMSL: state.altitudeMSL)
+        let prior = Prior(
+            mode: state.mode, altitudeMSL: state.altitudeMSL, hasSatellites: state.satellites != nil,
+            satellitesUsed: satellitesUsed, lastReportedMode: lastReportedMode,
+            previousHadAltitude: previousHadAltitude)
         var timed: Int?
         let kind: Kind
         var setsMode = false
@@ -126,16 +139,16 @@ public struct NMEAEpochAssembler: Sendable {
                 day = date.daysSince1970
             }
             setsMode = true
-            decide(rmc, prior: prior, into: &next)
+            NMEAEpochAssembler.decide(rmc, prior: prior, into: &next)
         case .gll(let gll):
             kind = .gll
             timed = gll.timeOfDay
             setsMode = true
-            decide(gll, prior: prior, into: &next)
+            NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
         case .gns(let gns):
             kind = .gns
             timed = gns.timeOfDay
-            setsMode = decide(gns, into: &next)
+            setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
         case .gsa(let gsa):
             kind = .gsa
             setsMode = decide(gsa, talker: sentence.talker, into: &next)
@@ -216,7 +229,12 @@ public struct NMEAEpochAssembler: Sendable {
     /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
     private mutating func report() {
         lastReportedMode = state.mode
-        pending = (state, epochTime.flatMap { fixTime(timeOfDay: $0) })
+        pending = (
+            state,
+            epochTime.flatMap {
+                NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
+            }
+        )
     }
 
     /// Emits the reported epoch, if any, with the values derived from the previous fix.
@@ -270,9 +288,9 @@ public struct NMEAEpochAssembler: Sendable {
         emit(.fix(location))
     }
 
-    private func fixTime(timeOfDay: Int) -> Date? {
+    private static func fixTime(timeOfDay: Int, day: Int?, rolloverFloor: NMEADate?) -> Date? {
         guard var day else { return nil }
-        if let floor = options.rolloverFloor?.daysSince1970, day < floor {
+        if let floor = rolloverFloor?.daysSince1970, day < floor {
             let eras = (floor - day + NMEADate.daysPerRolloverEra - 1) / NMEADate.daysPerRolloverEra
             day += eras * NMEADate.daysPerRolloverEra
         }
@@ -306,7 +324,7 @@ public struct NMEAEpochAssembler: Sendable {
         if let count = gga.satellitesUsed, state.satellites == nil { next.satellites = count }
     }
 
-    private func decide(_ rmc: NMEASentence.RMC, prior: Prior, into next: inout State) {
+    private static func decide(_ rmc: NMEASentence.RMC, prior: Prior, into next: inout State) {
         guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"),
             let latitude = rmc.latitude, let longitude = rmc.longitude
         else {
@@ -317,13 +335,13 @@ public struct NMEAEpochAssembler: Sendable {
         next.latitude = latitude
         next.longitude = longitude
         next.status = rmc.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? (rmc.status == UInt8(ascii: "D") ? 2 : 1)
-        next.mode = lastReportedMode == .threeD ? .threeD : .twoD
-        if satellitesUsed > 3 || prior.altitudeMSL != nil { next.mode = .threeD }
+        next.mode = prior.lastReportedMode == .threeD ? .threeD : .twoD
+        if prior.satellitesUsed > 3 || prior.altitudeMSL != nil { next.mode = .threeD }
         if let knots = rmc.speedKnots { next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot }
         if let track = rmc.track { next.track = track }
     }
 
-    private func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
+    private static func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
         guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
             let latitude = gll.latitude, let longitude = gll.longitude
         else {
@@ -334,9 +352,9 @@ public struct NMEAEpochAssembler: Sendable {
         next.latitude = latitude
         next.longitude = longitude
         next.status = gll.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? 1
-        if prior.altitudeMSL != nil || satellitesUsed > 3 {
+        if prior.altitudeMSL != nil || prior.satellitesUsed > 3 {
             next.mode = .threeD
-        } else if prior.mode < .twoD || !previousHadAltitude {
+        } else if prior.mode < .twoD || !prior.previousHadAltitude {
             next.mode = .twoD
         } else {
             // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.
@@ -344,7 +362,7 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    private func decide(_ gns: NMEASentence.GNS, into next: inout State) -> Bool {
+    private static func decide(_ gns: NMEASentence.GNS, prior: Prior, into next: inout State) -> Bool {
         guard let mode = gns.mode, mode != UInt8(ascii: "N") else {
             next.mode = .noFix
             return true
@@ -362,7 +380,7 @@ public struct NMEAEpochAssembler: Sendable {
             next.geoidSeparation = gns.geoidSeparation
             if (gns.satellitesUsed ?? 0) > 3 { next.mode = .threeD }
         }
-        if let count = gns.satellitesUsed, state.satellites == nil { next.satellites = count }
+        if let count = gns.satellitesUsed, !prior.hasSatellites { next.satellites = count }
         if let hdop = gns.hdop { next.hdop = hdop }
         next.status = NMEAEpochAssembler.status(faaMode: mode)
         return true

@@ -13,24 +13,11 @@ struct NMEAFields {
     /// The most fields a sentence may have; further fields are ignored.
     static let capacity = 48
 
-    /// Splits `bytes` on commas into `bounds` (capacity `2 * NMEAFields.capacity`).
-    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) {
+    /// The fields of `bytes` whose offsets ``NMEAParser`` found: `count` start and end
+    /// pairs in `bounds` (capacity `2 * NMEAFields.capacity`).
+    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, count: Int) {
         self.bytes = bytes
         self.bounds = bounds
-        var count = 0
-        var start = 0
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ",") {
-            if count == NMEAFields.capacity { break }
-            bounds[2 * count] = Int32(start)
-            bounds[2 * count + 1] = Int32(index)
-            count += 1
-            start = index + 1
-        }
-        if count < NMEAFields.capacity {
-            bounds[2 * count] = Int32(start)
-            bounds[2 * count + 1] = Int32(bytes.count)
-            count += 1
-        }
         self.count = count
     }
 
@@ -141,6 +128,11 @@ struct NMEAFields {
             negative = bytes[position] == UInt8(ascii: "-")
             position += 1
         }
+        if range.upperBound - position <= 18 {
+            guard let (mantissa, fractionDigits) = shortNumber(bytes, position..<range.upperBound) else { return nil }
+            let value = Double(mantissa) / powerOfTen(fractionDigits)
+            return negative ? -value : value
+        }
         var mantissa: UInt64 = 0
         var significant = 0
         var fractionDigits = 0
@@ -166,11 +158,61 @@ struct NMEAFields {
             position += 1
         }
         guard seenDigit else { return nil }
-        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        let value = Double(mantissa) / powerOfTen(fractionDigits)
         return negative ? -value : value
     }
 
-    private static let powersOfTen: [Double] = (0...18).map { exponent in
-        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
+    /// The digits of an unsigned number of at most 18 characters, without the point, and
+    /// how many follow the point; nil when there is no digit, a second point or another byte.
+    ///
+    /// The same result as the general loop of ``number(_:_:)``: with at most 18 digits none
+    /// is dropped and the mantissa cannot overflow, so this loop need not count them.
+    @inline(__always)
+    private static func shortNumber(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) -> (mantissa: UInt64, fractionDigits: Int)? {
+        var mantissa: UInt64 = 0
+        var point = -1
+        for position in range {
+            let byte = bytes[position]
+            let digit = UInt64(byte &- 48)
+            if digit <= 9 {
+                mantissa = mantissa &* 10 &+ digit
+            } else if byte == UInt8(ascii: "."), point < 0 {
+                point = position
+            } else {
+                return nil
+            }
+        }
+        let fractionDigits = point < 0 ? 0 : range.upperBound - point - 1
+        guard range.count - (point < 0 ? 0 : 1) > 0 else { return nil }
+        return (mantissa, fractionDigits)
+    }
+
+    /// 10^`exponent` for 0...18, each exact in a Double (a constant table, no lazy global).
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        default: preconditionFailure("power of ten out of range")
+        }
     }
 }

@@ -28,43 +28,76 @@ public enum NMEAParser {
     }
 
     /// Parses one line, without its line terminator (trailing CR and spaces are ignored).
+    ///
+    /// Reads the line eight bytes at a time (``ByteWord``): one pass back to the last
+    /// `$` or `!`, one forward that finds the `*`, checks the bytes, sums them and
+    /// notes the field boundaries.
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
         var end = line.count
         while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
-        var start = end
-        while start > 0 {
-            start -= 1
-            if line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") { break }
-        }
-        guard start < end, line[start] == UInt8(ascii: "$") || line[start] == UInt8(ascii: "!") else {
-            return .notNMEA
-        }
-        let isEncapsulated = line[start] == UInt8(ascii: "!")
-        var bodyEnd = end
-        var sum: UInt8 = 0
-        var position = start + 1
-        while position < end {
-            let byte = line[position]
-            if byte == UInt8(ascii: "*") {
-                bodyEnd = position
-                break
-            }
-            guard byte >= 32, byte < 127 else { return .notNMEA }
-            sum ^= byte
-            position += 1
-        }
-        let hasChecksum = bodyEnd < end
-        if hasChecksum {
-            guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
-                let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
-            else { return .badChecksum }
-            guard high << 4 | low == sum else { return .badChecksum }
-        }
-        if isEncapsulated { return .unknown }
-        let body = UnsafeBufferPointer(rebasing: line[(start + 1)..<bodyEnd])
+        guard let start = sentenceStart(line, end: end) else { return .notNMEA }
+        let bodyStart = start + 1
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
-            decode(NMEAFields(bytes: body, bounds: bounds), hasChecksum: hasChecksum)
+            var sum: UInt64 = 0
+            var bodyEnd = end
+            var count = 0
+            var fieldStart = bodyStart
+            var position = bodyStart
+            while position < end {
+                let word = ByteWord(line, at: position, end: end)
+                var body = word.valid
+                let stars = word.matching(UInt8(ascii: "*"))
+                if stars != 0 {
+                    let index = stars.trailingZeroBitCount / 8
+                    body &= ByteWord.firstBytes(index)
+                    bodyEnd = position + index
+                }
+                guard word.unprintable & body == 0 else { return .notNMEA }
+                sum ^= word.bits & body
+                var commas = word.matching(UInt8(ascii: ",")) & body
+                while commas != 0, count < NMEAFields.capacity {
+                    let comma = position + commas.trailingZeroBitCount / 8
+                    bounds[2 * count] = Int32(fieldStart - bodyStart)
+                    bounds[2 * count + 1] = Int32(comma - bodyStart)
+                    count += 1
+                    fieldStart = comma + 1
+                    commas &= commas &- 1
+                }
+                if stars != 0 { break }
+                position += 8
+            }
+            let hasChecksum = bodyEnd < end
+            if hasChecksum {
+                sum ^= sum >> 32
+                sum ^= sum >> 16
+                sum ^= sum >> 8
+                guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
+                    let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
+                else { return .badChecksum }
+                guard high << 4 | low == UInt8(truncatingIfNeeded: sum) else { return .badChecksum }
+            }
+            if line[start] == UInt8(ascii: "!") { return .unknown }
+            if count < NMEAFields.capacity {
+                bounds[2 * count] = Int32(fieldStart - bodyStart)
+                bounds[2 * count + 1] = Int32(bodyEnd - bodyStart)
+                count += 1
+            }
+            let body = UnsafeBufferPointer(rebasing: line[bodyStart..<bodyEnd])
+            return decode(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
         }
+    }
+
+    /// The offset of the last `$` or `!` before `end`, where the sentence starts.
+    private static func sentenceStart(_ line: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        var wordEnd = end
+        while wordEnd > 0 {
+            let wordStart = max(wordEnd - 8, 0)
+            let word = ByteWord(line, at: wordStart, end: wordEnd)
+            let marks = word.matching(UInt8(ascii: "$")) | word.matching(UInt8(ascii: "!"))
+            if marks != 0 { return wordStart + (63 - marks.leadingZeroBitCount) / 8 }
+            wordEnd = wordStart
+        }
+        return nil
     }
 
     private static func decode(_ fields: NMEAFields, hasChecksum: Bool) -> Result {
