@@ -45,6 +45,9 @@ public final class LastFixStore: Sendable {
     private struct State {
         /// Whether the stored fix is still the one loaded at start.
         var restored: Bool
+        /// The time of the newest fix taken or loaded: what a new fix must be newer
+        /// than, kept here so that a fix need not copy the stored one to compare.
+        var newest: Date?
         /// The kind of the last rejection, until a fix is taken again.
         var rejecting: Rejection?
         var rejected: [Rejection: Int] = [:]
@@ -55,6 +58,8 @@ public final class LastFixStore: Sendable {
     private let log: Logger
     private let now: @Sendable () -> Date
     private let state: Locked<State>
+    /// ``Configuration/futureTolerance`` in seconds.
+    private let futureToleranceSeconds: Double
 
     /// Loads the stored fix from `directory` (created with mode 0700 when missing).
     ///
@@ -83,10 +88,11 @@ public final class LastFixStore: Sendable {
             throw .cannotWrite(path: directory, reason: "\(error)")
         }
         self.configuration = configuration
+        futureToleranceSeconds = configuration.futureTolerance.seconds
         self.log = logger
         self.now = now
         let stored = persisted.value
-        state = Locked(State(restored: stored != nil))
+        state = Locked(State(restored: stored != nil, newest: stored?.time))
         if let stored {
             log.info("restored the last fix of \(stored.time.map { "\($0)" } ?? "an unknown time")")
         }
@@ -111,11 +117,12 @@ public final class LastFixStore: Sendable {
         guard let location, location.hasPosition, location.source != .restored else { return }
         let verdict: (rejection: Rejection, startsRun: Bool)? = state.withLock { state in
             guard let time = location.time else { return reject(.untimed, &state) }
-            if time.timeIntervalSince(now()) > configuration.futureTolerance.seconds { return reject(.future, &state) }
-            if let stored = persisted.value?.time, time <= stored {
-                return time < stored ? reject(.older, &state) : nil
+            if time.timeIntervalSince(now()) > futureToleranceSeconds { return reject(.future, &state) }
+            if let newest = state.newest, time <= newest {
+                return time < newest ? reject(.older, &state) : nil
             }
             persisted ~> location
+            state.newest = time
             state.restored = false
             state.rejecting = nil
             return nil
