@@ -84,26 +84,61 @@ public final class TileLogger: Sendable {
         var longitude: Double
         var time: Date
         var timed: Bool
-        /// The fix's point at each zoom, in the order of the configured zooms.
-        var points: [TilePoint]
+        /// The cosine of `latitude`, for the distance to the next fix.
+        var cosLatitude: Double
+        /// The position in Web Mercator at zoom 0 (``TilePoint/project(latitude:longitude:)``).
+        var x: Double
+        var y: Double
     }
 
     private struct State {
         var previous: Previous?
+        /// The previous fix's point at each zoom, in the order of the configured zooms;
+        /// meaningful once `previous` is set.
+        var points: [TilePoint]
+        /// Per zoom, the stay in the previous fix's tile that is not pending yet: a fix
+        /// that stays in its tiles only widens it, without hashing a tile.
+        var stays: [TileRecord?]
         var pending: [Tile: TileRecord] = [:]
         var writeScheduled = false
         var failing = false
         var closed = false
         var counters = Counters()
 
+        init(zooms: [Int]) {
+            points = zooms.map { TilePoint(projectedX: 0, projectedY: 0, zoom: $0) }
+            stays = Array(repeating: nil, count: zooms.count)
+        }
+
         /// Adds a record to the pending batch, merged with what is pending for its tile.
         mutating func add(_ record: TileRecord) {
-            if var known = pending[record.tile] {
-                known.merge(record)
-                pending[record.tile] = known
+            if let index = pending.index(forKey: record.tile) {
+                pending.values[index].merge(record)
             } else {
                 pending[record.tile] = record
             }
+        }
+
+        /// Widens the stay at zoom `index` in `tile` to the time from `start` to `end`.
+        mutating func stay(_ index: Int, in tile: Tile, from start: Date, to end: Date) {
+            let record = TileRecord(tile: tile, firstSeen: start, lastSeen: end, visits: 0)
+            if stays[index] != nil {
+                stays[index]!.merge(record)
+            } else {
+                stays[index] = record
+            }
+        }
+
+        /// Moves the stay at zoom `index` into the pending batch.
+        mutating func settleStay(_ index: Int) {
+            guard let stay = stays[index] else { return }
+            stays[index] = nil
+            add(stay)
+        }
+
+        /// Moves every stay into the pending batch.
+        mutating func settleStays() {
+            for index in stays.indices { settleStay(index) }
         }
     }
 
@@ -111,8 +146,10 @@ public final class TileLogger: Sendable {
     private let sink: any TileSink
     private let log: Logger
     private let now: @Sendable () -> Date
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let writer = DispatchQueue(label: "locationd.tiles.writer")
+    /// ``Configuration/maxGap`` in seconds.
+    private let maxGapSeconds: Double
 
     /// - Parameters:
     ///   - configuration: zooms, joining and batching.
@@ -132,6 +169,9 @@ public final class TileLogger: Sendable {
         self.sink = sink
         self.log = logger
         self.now = now
+        state = Locked(State(zooms: configuration.zooms))
+        let (seconds, attoseconds) = configuration.maxGap.components
+        maxGapSeconds = Double(seconds) + Double(attoseconds) / 1e18
         schedulePeriodicWrite()
     }
 
@@ -152,34 +192,49 @@ public final class TileLogger: Sendable {
             return
         }
         let time = location.time ?? now()
-        let (x, y) = TilePoint.project(latitude: latitude, longitude: longitude)
-        let points = configuration.zooms.map { TilePoint(projectedX: x, projectedY: y, zoom: $0) }
-        let current = Previous(
-            latitude: latitude, longitude: longitude, time: time, timed: location.time != nil, points: points)
+        let timed = location.time != nil
         let startWrite = state.withLock { state in
             let previous = state.previous
+            let current: Previous
+            if let previous, previous.latitude == latitude, previous.longitude == longitude {
+                // Standing still: the same point in every zoom.
+                current = Previous(
+                    latitude: latitude, longitude: longitude, time: time, timed: timed,
+                    cosLatitude: previous.cosLatitude, x: previous.x, y: previous.y)
+            } else {
+                let (x, y) = TilePoint.project(latitude: latitude, longitude: longitude)
+                current = Previous(
+                    latitude: latitude, longitude: longitude, time: time, timed: timed,
+                    cosLatitude: cos(latitude * (Double.pi / 180)), x: x, y: y)
+            }
             let joined = previous.map { joins($0, current) } ?? false
             state.counters.fixes += 1
             if !joined { state.counters.unjoined += 1 }
-            for (index, point) in points.enumerated() {
-                let before = previous?.points[index]
-                if joined, let previous, let before, before.tile == point.tile {
-                    state.add(TileRecord(tile: point.tile, firstSeen: previous.time, lastSeen: time, visits: 0))
+            for (index, zoom) in configuration.zooms.enumerated() {
+                let point = TilePoint(projectedX: current.x, projectedY: current.y, zoom: zoom)
+                let tile = point.tile
+                let before = previous == nil ? nil : state.points[index]
+                if joined, let previous, let before, before.tile == tile {
+                    state.stay(index, in: tile, from: previous.time, to: time)
                 } else if joined, let previous, let before {
+                    state.settleStay(index)
                     let elapsed = time.timeIntervalSince(previous.time)
                     func at(_ fraction: Double) -> Date { previous.time.addingTimeInterval(elapsed * fraction) }
                     // The first crossing is the tile the device was already in.
-                    for (step, crossing) in before.crossings(to: point).enumerated() {
+                    var entered = false
+                    before.forEachCrossing(to: point) { crossing in
                         state.add(
                             TileRecord(
                                 tile: crossing.tile, firstSeen: at(crossing.enter), lastSeen: at(crossing.exit),
-                                visits: step == 0 ? 0 : 1))
+                                visits: entered ? 1 : 0))
+                        entered = true
                     }
                 } else {
-                    let tile = point.tile
+                    state.settleStay(index)
                     state.add(
                         TileRecord(tile: tile, firstSeen: time, lastSeen: time, visits: tile == before?.tile ? 0 : 1))
                 }
+                state.points[index] = point
             }
             state.previous = current
             guard !state.failing, !state.writeScheduled, state.pending.count >= configuration.batchSize else {
@@ -214,10 +269,26 @@ public final class TileLogger: Sendable {
     private func joins(_ previous: Previous, _ current: Previous) -> Bool {
         guard previous.timed, current.timed else { return false }
         let elapsed = current.time.timeIntervalSince(previous.time)
-        guard elapsed >= 0, Duration.seconds(elapsed) <= configuration.maxGap else { return false }
-        let distance = greatCircleDistance(
-            previous.latitude, previous.longitude, current.latitude, current.longitude)
-        return distance <= configuration.maxSpeed * elapsed
+        guard elapsed >= 0, elapsed <= maxGapSeconds else { return false }
+        return Self.greatCircle(from: previous, to: current, isWithin: configuration.maxSpeed * elapsed)
+    }
+
+    /// Whether the haversine distance between two fixes, on a sphere of the Earth's mean
+    /// radius, is at most `bound` metres: within 0.5 % of the geodesic, plenty for a
+    /// plausibility bound, and several times cheaper than
+    /// ``Geodesy/distance(latitude1:longitude1:latitude2:longitude2:)`` on the fix path.
+    ///
+    /// The distance is `2R·asin(√h)`; since `√h ≤ asin(√h) ≤ √h·π/2`, the arcsine is
+    /// needed only when the bound falls between those two.
+    private static func greatCircle(from start: Previous, to end: Previous, isWithin bound: Double) -> Bool {
+        let radians = Double.pi / 180
+        let sinLatitude = sin((end.latitude - start.latitude) * radians / 2)
+        let sinLongitude = sin((end.longitude - start.longitude) * radians / 2)
+        let h = sinLatitude * sinLatitude + start.cosLatitude * end.cosLatitude * sinLongitude * sinLongitude
+        let chord = 2 * 6_371_008.8 * min(1, h.squareRoot())
+        if chord > bound { return false }
+        if chord * (Double.pi / 2) <= bound { return true }
+        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot())) <= bound
     }
 
     /// Writes what is pending every `flushInterval` until the logger is closed or released.
@@ -240,6 +311,7 @@ public final class TileLogger: Sendable {
         dispatchPrecondition(condition: .onQueue(writer))
         let batch = state.withLock { state in
             state.writeScheduled = false
+            state.settleStays()
             defer { state.pending = [:] }
             return state.pending
         }
@@ -275,19 +347,4 @@ public final class TileLogger: Sendable {
             return .failure(error)
         }
     }
-}
-
-/// The haversine distance on a sphere of the Earth's mean radius, metres: within 0.5 %
-/// of the geodesic, plenty for a plausibility bound, and several times cheaper than
-/// ``Geodesy/distance(latitude1:longitude1:latitude2:longitude2:)`` on the fix path.
-private func greatCircleDistance(
-    _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
-) -> Double {
-    let radians = Double.pi / 180
-    let sinLatitude = sin((latitude2 - latitude1) * radians / 2)
-    let sinLongitude = sin((longitude2 - longitude1) * radians / 2)
-    let h =
-        sinLatitude * sinLatitude
-        + cos(latitude1 * radians) * cos(latitude2 * radians) * sinLongitude * sinLongitude
-    return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
 }

@@ -75,6 +75,8 @@ public final class TrackRecorder: Sendable {
     /// The directory the files go to.
     public let directory: URL
     private let configuration: Configuration
+    /// ``Configuration/writeInterval`` in seconds.
+    private let writeIntervalSeconds: Double
     private let writer = NMEAWriter()
     private let log: Logger
     private let now: @Sendable () -> Date
@@ -93,6 +95,7 @@ public final class TrackRecorder: Sendable {
     ) {
         self.directory = directory
         self.configuration = configuration
+        writeIntervalSeconds = configuration.writeInterval.seconds
         self.log = logger
         self.now = now
     }
@@ -109,9 +112,7 @@ public final class TrackRecorder: Sendable {
                 append(location, at: location.time ?? clock, &state)
             }
             let elapsed = state.lastWrite.map { clock.timeIntervalSince($0) } ?? .infinity
-            if state.pending.count >= configuration.bufferBytes
-                || !(0..<configuration.writeInterval.seconds).contains(elapsed)
-            {
+            if state.pending.count >= configuration.bufferBytes || !(0..<writeIntervalSeconds).contains(elapsed) {
                 writePending(&state, at: clock)
             }
             if state.pending.count > configuration.maxPendingBytes {

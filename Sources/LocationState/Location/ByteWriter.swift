@@ -34,6 +34,18 @@ struct ByteWriter {
         cursor += text.utf8CodeUnitCount
     }
 
+    /// Writes a byte as two upper-case hex digits.
+    @inline(__always)
+    mutating func hexByte(_ value: UInt8) {
+        byte(ByteWriter.hexDigit(value >> 4))
+        byte(ByteWriter.hexDigit(value & 0xF))
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ nibble &- 10
+    }
+
     /// Writes `bytes`.
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
@@ -42,48 +54,50 @@ struct ByteWriter {
     }
 
     /// Writes an integer in decimal, zero-padded to `width` (at most 24) digits; at most 25 bytes.
+    @inline(__always)
     mutating func integer(_ value: Int, width: Int = 1) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = UInt64(value.magnitude)
-        var digits = 1
-        var threshold: UInt64 = 10
-        while digits < 20, magnitude >= threshold {
-            digits += 1
-            threshold &*= 10
-        }
-        self.digits(magnitude, count: max(digits, width))
+        digits(magnitude, count: max(ByteWriter.digitCount(magnitude), width))
     }
 
-    /// Writes the last `count` decimal digits of `value`, zero-padded, two at a time.
+    /// Writes the lowest `count` (0...24) decimal digits of `value`, zero-padded: `count` bytes.
     @inline(__always)
-    private mutating func digits(_ value: UInt64, count: Int) {
+    mutating func digits(_ value: UInt64, count: Int) {
+        // "00" to "99": two digits per division.
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
+            81828384858687888990919293949596979899
+            """
+        let table = pairs.utf8Start
         var rest = value
-        var remaining = count
         var position = cursor + count
         cursor = position
-        let pairs = ByteWriter.digitPairs.utf8Start
+        var remaining = count
         while remaining >= 2 {
-            let pair = Int(rest % 100)
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
             position -= 2
-            position[0] = pairs[2 * pair]
-            position[1] = pairs[2 * pair + 1]
+            position[0] = table[pair]
+            position[1] = table[pair &+ 1]
             remaining -= 2
         }
         if remaining == 1 {
-            position -= 1
-            position.pointee = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
+            position[-1] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
         }
     }
 
-    /// `00`, `01`, ... `99`: the two digits of each number below 100, with a `\` line
-    /// continuation so that the literal stays one `StaticString`.
-    private static var digitPairs: StaticString {
-        """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
+    /// How many decimal digits `value` has (1 for 0).
+    @inline(__always)
+    static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            count += 2
+        }
+        return rest >= 10 ? count + 1 : count
     }
 
     /// 10^0 ... 10^12.
@@ -100,21 +114,27 @@ struct ByteWriter {
             return
         }
         let scale = withUnsafeBytes(of: ByteWriter.scales) { $0.load(fromByteOffset: decimals * 8, as: Double.self) }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e15 else {
+        let product = abs(value) * scale
+        // `product.rounded()` (half away from zero) without the libm call: truncating
+        // is exact below 2^63, and so is the fraction `product - truncated`.
+        var units: UInt64 = 0
+        if product < 9.1e15 {
+            units = UInt64(product)
+            if product - Double(units) >= 0.5 { units += 1 }
+        }
+        guard product < 9.1e15, units < 9_000_000_000_000_000 else {
             // Beyond exact integers: Swift's shortest representation (at most 24 characters).
             var text = "\(value)"
             text.withUTF8 { bytes($0) }
             return
         }
-        if value < 0, scaled != 0 { byte(UInt8(ascii: "-")) }
-        var units = UInt64(scaled)
+        if value < 0, units != 0 { byte(UInt8(ascii: "-")) }
         let divisor = UInt64(scale)
-        integer(Int(units / divisor))
+        let whole = units / divisor
+        digits(whole, count: ByteWriter.digitCount(whole))
         if decimals > 0 {
             byte(UInt8(ascii: "."))
-            units %= divisor
-            digits(units, count: decimals)
+            digits(units % divisor, count: decimals)
         }
     }
 

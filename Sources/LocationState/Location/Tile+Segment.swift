@@ -21,6 +21,14 @@ extension TilePoint {
     ///
     /// - Precondition: both points are at the same zoom.
     func crossings(to end: TilePoint) -> [TileCrossing] {
+        var result: [TileCrossing] = []
+        forEachCrossing(to: end) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each tile ``crossings(to:)`` returns, in order, without
+    /// building the array: the tile logger's path for every fix that leaves a tile.
+    func forEachCrossing(to end: TilePoint, _ body: (TileCrossing) -> Void) {
         precondition(zoom == end.zoom, "points at different zooms")
         let count = 1 << zoom
         let size = Double(count)
@@ -46,13 +54,11 @@ extension TilePoint {
             dx == 0 ? Double.infinity : (stepX > 0 ? unwrappedStartColumn + 1 - x : x - unwrappedStartColumn) / abs(dx)
         var nextY = dy == 0 ? Double.infinity : (stepY > 0 ? Double(row + 1) - y : y - Double(row)) / abs(dy)
 
-        var result: [TileCrossing] = []
-        result.reserveCapacity(stepsX + stepsY + 1)
         var enter = 0.0
         while stepsX > 0 || stepsY > 0 {
             let alongX = stepsY == 0 || (stepsX > 0 && nextX <= nextY)
             let leave = min(max(alongX ? nextX : nextY, enter), 1)
-            result.append(TileCrossing(tile: Tile(unchecked: zoom, x: column, y: row), enter: enter, exit: leave))
+            body(TileCrossing(tile: Tile(unchecked: zoom, x: column, y: row), enter: enter, exit: leave))
             enter = leave
             if alongX {
                 column = (column + stepX + count) % count
@@ -64,7 +70,6 @@ extension TilePoint {
                 stepsY -= 1
             }
         }
-        result.append(TileCrossing(tile: Tile(unchecked: zoom, x: column, y: row), enter: enter, exit: 1))
-        return result
+        body(TileCrossing(tile: Tile(unchecked: zoom, x: column, y: row), enter: enter, exit: 1))
     }
 }

@@ -60,6 +60,15 @@ public struct Tile: Sendable, Hashable, Comparable, CustomStringConvertible {
         )
     }
 
+    /// Hashes the three coordinates packed into one word (zoom ≤ 22 and x, y < 2^22 fit),
+    /// one round of the hasher instead of three: the tile logger hashes a tile for every
+    /// tile a fix enters.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(
+            UInt64(truncatingIfNeeded: zoom) << 58 ^ UInt64(truncatingIfNeeded: x) << 29 ^ UInt64(truncatingIfNeeded: y)
+        )
+    }
+
     /// `zoom/x/y`, the path of the tile on a tile server.
     public var description: String { "\(zoom)/\(x)/\(y)" }
 
