@@ -6,6 +6,7 @@ import Foundation
 /// Each round times one `locationd last` (it asks the daemon over its socket) and
 /// one `gpspipe -w -n 5` (which must wait for gpsd's next reports), alternating, and
 /// `/bin/true` for the cost of starting a process from the benchmark, which both include.
+/// Processes are started with `posix_spawn` (see ``runProcess(_:_:stdoutToNull:)``).
 func lastBenchmark() async throws {
     // Three sentences an epoch, one every 1/3 s: a 1 Hz receiver.
     let rig = try GPSDRig(name: "last", epochs: 3600, rate: 1)
@@ -27,9 +28,15 @@ func lastBenchmark() async throws {
     let (ourMedian, ourP90) = percentiles(ours)
     let (peerMedian, peerP90) = percentiles(peer)
     let (baselineMedian, _) = percentiles(baseline)
-    print(String(format: "locationd last:     median %.1f ms, p90 %.1f ms (%d runs)", ourMedian * 1000, ourP90 * 1000, rounds))
-    print(String(format: "gpspipe -w -n 5:    median %.1f ms, p90 %.1f ms (%d runs)", peerMedian * 1000, peerP90 * 1000, rounds))
-    print(String(format: "/bin/true (spawn cost, in both figures): median %.1f ms", baselineMedian * 1000))
+    print(
+        String(
+            format: "locationd last:     median %.1f ms, p90 %.1f ms (%d runs)", ourMedian * 1000, ourP90 * 1000, rounds
+        ))
+    print(
+        String(
+            format: "gpspipe -w -n 5:    median %.1f ms, p90 %.1f ms (%d runs)", peerMedian * 1000, peerP90 * 1000,
+            rounds))
+    print(String(format: "/bin/true (posix_spawn cost, in both figures): median %.1f ms", baselineMedian * 1000))
     print(
         String(
             format: "last: ratio %.1f vs gpspipe -w -n 5 (median %.1f ms ours, %.1f ms gpspipe; higher is faster)",

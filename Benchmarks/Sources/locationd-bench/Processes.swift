@@ -4,10 +4,18 @@ import Foundation
 let rootPackage = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Builds `locationd` in release mode in the root package and returns the binary.
+/// Builds `locationd` in release mode in the root package and returns the binary, or
+/// returns `LOCATIOND_BENCH_BINARY` when set (to measure a given build side by side).
 func releaseLocationd() throws -> URL {
-    let build = try runProcess("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "locationd",
-        "--package-path", rootPackage.path])
+    if let binary = ProcessInfo.processInfo.environment["LOCATIOND_BENCH_BINARY"], !binary.isEmpty {
+        return URL(fileURLWithPath: binary)
+    }
+    let build = try runProcess(
+        "/usr/bin/env",
+        [
+            "swift", "build", "-c", "release", "--product", "locationd",
+            "--package-path", rootPackage.path,
+        ])
     guard build.status == 0 else { throw BenchmarkError("swift build failed:\n\(build.stderr)") }
     return rootPackage.appendingPathComponent(".build/release/locationd")
 }
@@ -19,28 +27,74 @@ struct BenchmarkError: Error, CustomStringConvertible {
 }
 
 /// Runs a program to its end; returns its status, output and wall time.
+///
+/// Started with `posix_spawn` and reaped with `waitpid`, so that the time is the
+/// program's own plus the kernel's cost of a process: Foundation's `Process` adds
+/// tens of milliseconds of its own (it closes every possible descriptor in the
+/// child and monitors the child from its run loop).
 @discardableResult
 func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = false) throws -> (
     status: Int32, stdout: String, stderr: String, seconds: Double
 ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = stdoutToNull ? FileHandle.nullDevice : output
-    process.standardError = errors
+    var output: [Int32] = [0, 0]
+    var errors: [Int32] = [0, 0]
+    guard pipe(&output) == 0, pipe(&errors) == 0 else {
+        throw BenchmarkError("pipe: \(String(cString: strerror(errno)))")
+    }
+    // Only the ends the actions duplicate reach the child; no other thread spawns meanwhile.
+    for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if stdoutToNull {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    } else {
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+    }
+    posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
     let start = ContinuousClock.now
-    try process.run()
-    let printed = stdoutToNull ? Data() : output.fileHandleForReading.readDataToEndOfFile()
-    let complained = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    close(output[1])
+    close(errors[1])
+    defer {
+        close(output[0])
+        close(errors[0])
+    }
+    guard spawned == 0 else { throw BenchmarkError("posix_spawn \(path): \(String(cString: strerror(spawned)))") }
+    let (printed, complained) = readToEnd(output[0], errors[0])
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let elapsed = ContinuousClock.now - start
+    // WIFEXITED / WEXITSTATUS, which Swift does not import: an exit code, else 128 + the signal.
+    let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
-        process.terminationStatus, String(decoding: printed, as: UTF8.self),
-        String(decoding: complained, as: UTF8.self),
+        code, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self),
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     )
+}
+
+/// Reads two descriptors until both reach end of file, whichever writes first.
+private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
+    var polled = [
+        pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+    ]
+    var read: [[UInt8]] = [[], []]
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while polled.contains(where: { $0.fd >= 0 }) {
+        guard poll(&polled, nfds_t(polled.count), -1) >= 0 || errno == EINTR else { break }
+        for index in polled.indices where polled[index].fd >= 0 && polled[index].revents != 0 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(polled[index].fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                read[index] += chunk[..<count]
+            } else if count == 0 || errno != EINTR {
+                polled[index].fd = -1
+            }
+        }
+    }
+    return (read[0], read[1])
 }
 
 /// Starts a program in the background, its output discarded.
