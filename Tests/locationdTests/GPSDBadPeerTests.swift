@@ -1,6 +1,7 @@
 import Foundation
-import LocationState
 import Testing
+
+@testable import LocationState
 
 /// GPSDProvider (with the real libgps) against peers that are not a healthy gpsd.
 @Suite(.timeLimit(.minutes(1)))
@@ -26,6 +27,27 @@ struct GPSDBadPeerTests {
 
     static func reason(of event: ProviderEvent) -> String? {
         if case .disconnected(let reason) = event { reason } else { nil }
+    }
+
+    @Test func aPeerThatVanishesSilentlyIsProbedByKeepalive() throws {
+        // Loopback cannot lose a peer; what can be checked is that the session's
+        // socket carries the probes that find one within about 25 s.
+        let server = try FakeGPSDServer(reply: Data((Self.version + Self.devices).utf8), then: .holdOpen)
+        defer { server.stop() }
+        let session = try LibGPSSession.connect(host: "127.0.0.1", port: server.port, readTimeout: .seconds(5))
+        defer { session.close() }
+        func option(_ level: Int32, _ name: Int32) -> Int32 {
+            var value: Int32 = -1
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(session.descriptor, level, name, &value, &length)
+            return value
+        }
+        let tcp = Int32(IPPROTO_TCP)
+        #expect(option(SOL_SOCKET, SO_KEEPALIVE) == 1)
+        #expect(option(tcp, TCP_KEEPIDLE) == 10)
+        #expect(option(tcp, TCP_KEEPINTVL) == 5)
+        #expect(option(tcp, TCP_KEEPCNT) == 3)
+        #expect(option(tcp, TCP_USER_TIMEOUT) == 25_000)
     }
 
     @Test func garbageInsteadOfAGreeting() async throws {

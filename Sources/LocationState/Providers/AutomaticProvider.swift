@@ -74,7 +74,7 @@ public struct AutomaticProvider: LocationProvider {
         let emit: @Sendable (ProviderEvent) -> Void
         private var simulating = false
         private var gpsdUp = false
-        private var gpsdReason = "has not answered yet"
+        private var gpsdReason = "gpsd has not answered yet."
         private var lastRealFix: Location?
         private var timer = 0
         private var timerTask: Task<Void, Never>?

@@ -44,12 +44,37 @@ final class LibGPSSession: GPSDSession {
         var timeout = timeval(duration: readTimeout)
         setsockopt(locd_fd(data), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(locd_fd(data), SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        enableKeepAlive(locd_fd(data))
         guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
             let reason = String(cString: strerror(errno))
             session.close()
             throw GPSDConnectionError(reason: "cannot send the WATCH request: \(reason)")
         }
         return session
+    }
+
+    /// How a gpsd that vanishes without closing the connection (its host loses power
+    /// or leaves the Wi-Fi) is noticed: TCP keepalive probes after `idle` seconds of
+    /// silence, every `interval` seconds, `probes` times, and unacknowledged data
+    /// gives up after the same time. The read then fails and the provider reconnects,
+    /// about 25 s after the peer went, not after the two hours of the system default.
+    static let keepAlive = (idle: Int32(10), interval: Int32(5), probes: Int32(3))
+
+    /// The session's socket.
+    var descriptor: Int32 { locd_fd(data) }
+
+    private static func enableKeepAlive(_ descriptor: Int32) {
+        func set(_ level: Int32, _ option: Int32, _ value: Int32) {
+            var value = value
+            setsockopt(descriptor, level, option, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let tcp = Int32(IPPROTO_TCP)
+        set(SOL_SOCKET, SO_KEEPALIVE, 1)
+        set(tcp, TCP_KEEPIDLE, keepAlive.idle)
+        set(tcp, TCP_KEEPINTVL, keepAlive.interval)
+        set(tcp, TCP_KEEPCNT, keepAlive.probes)
+        let milliseconds = (keepAlive.idle + keepAlive.interval * keepAlive.probes) * 1000
+        set(tcp, TCP_USER_TIMEOUT, milliseconds)
     }
 
     func waitForInput(timeout: Duration) -> Bool {
