@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Live fixes from gpsd, read through libgps on a thread of its own.
 ///
@@ -21,7 +22,9 @@ import Logging
 ///   not on the cooperative pool. It waits for input at most `pollInterval` at a
 ///   time and then checks for cancellation, so an idle provider costs next to
 ///   no CPU and stops within `pollInterval` of its task's cancellation. Name
-///   resolution and the TCP connect block until they finish or fail. The thread
+///   resolution and the TCP connect block until they finish or fail; a cancelled
+///   provider waits for them at most `pollInterval` + 0.25 s, and the thread then
+///   ends on its own without emitting anything. The thread
 ///   blocks SIGPIPE for itself, since libgps writes to its socket without
 ///   `MSG_NOSIGNAL`; the process's other threads are not affected.
 public struct GPSDProvider: LocationProvider {
@@ -76,19 +79,55 @@ public struct GPSDProvider: LocationProvider {
 
     public func run(_ emit: @escaping @Sendable (ProviderEvent) -> Void) async throws {
         let stop = StopSignal()
-        let reader = GPSDReader(provider: self, stop: stop, emit: emit)
+        // Nothing is emitted once the provider is stopped, even by a reader that
+        // comes back from a long connect after `run` has returned.
+        let reader = GPSDReader(provider: self, stop: stop) { event in
+            if !stop.isStopped { emit(event) }
+        }
+        let finished = ReaderFinished()
+        let patience = DispatchTimeInterval.milliseconds(Int((pollInterval + .milliseconds(250)) / .milliseconds(1)))
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                finished.wait(with: continuation)
                 let thread = Thread {
                     var reader = reader
                     reader.run()
-                    finished.resume()
+                    finished.signal()
                 }
                 thread.name = "locationd.gpsd"
                 thread.start()
             }
         } onCancel: {
             stop.stop()
+            // A reader blocked in name resolution or in a TCP connect to a host that
+            // never answers sees `stop` only when the system gives up, minutes later.
+            // The provider stops anyway; the thread ends on its own, emitting nothing.
+            DispatchQueue.global().asyncAfter(deadline: .now() + patience) { finished.signal() }
+        }
+    }
+
+    /// The end of a reader: by the thread, or by a cancellation that stopped waiting
+    /// for it. The first of the two resumes `run`, once.
+    private final class ReaderFinished: Sendable {
+        private enum Stage { case waiting, continuation(CheckedContinuation<Void, Never>), done }
+        private let stage = Mutex<Stage>(.waiting)
+
+        func wait(with continuation: CheckedContinuation<Void, Never>) {
+            let resumeNow = stage.withLock { stage -> Bool in
+                guard case .waiting = stage else { return true }
+                stage = .continuation(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+
+        func signal() {
+            let continuation = stage.withLock { stage -> CheckedContinuation<Void, Never>? in
+                defer { stage = .done }
+                if case .continuation(let continuation) = stage { return continuation }
+                return nil
+            }
+            continuation?.resume()
         }
     }
 
