@@ -36,13 +36,16 @@ extension GPSDMessage: CustomStringConvertible {
     }
 
     /// The `class` of a gpsd JSON report (`{"class":"TPV",...}`), or nil when the
-    /// text does not start like one. gpsd always writes `class` first.
-    static func className(ofJSON text: Substring) -> Substring? {
-        let prefix = "{\"class\":\""
-        guard text.hasPrefix(prefix) else { return nil }
-        let rest = text.dropFirst(prefix.count)
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return rest[..<end]
+    /// line does not start like one. gpsd always writes `class` first.
+    ///
+    /// Works on the line's UTF-8 bytes, as libgps hands it over: no `String` is made
+    /// for the line, and the class name is short enough to be stored inline.
+    static func className<Line: Collection<UInt8>>(ofJSON line: Line) -> String? {
+        let prefix = #"{"class":""#.utf8
+        guard line.starts(with: prefix) else { return nil }
+        let rest = line.dropFirst(prefix.count)
+        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: rest[..<end], as: UTF8.self)
     }
 
     /// The first characters of `text`, printable, for a log line.

@@ -8,8 +8,12 @@ import Logging
 /// `freshnessTimeout` of the last one: a stale fix is never presented as
 /// current. The status changes only through ``ProviderStatus/reduce(_:_:)``; the
 /// coordinator carries out each transition's side effects: it writes the states
-/// (only when their value changes), re-arms the freshness timer on every fix,
+/// (only when their value changes), moves the freshness deadline on every fix,
 /// and logs what ``ProviderStatus/logLine(after:)`` names.
+///
+/// The freshness timer is one task per live period, not one per fix: a fix only
+/// moves the deadline under the lock, and the task, when it wakes, sleeps again
+/// until the deadline unless it has passed.
 ///
 /// ```swift
 /// let coordinator = LocationCoordinator(freshnessTimeout: .seconds(5))
@@ -29,6 +33,8 @@ public final class LocationCoordinator: Sendable {
     /// How long a fix stays current without a newer one.
     public let freshnessTimeout: Duration
     private let clock: any Clock<Duration>
+    /// The time on `clock` since the coordinator was made; freshness deadlines are on this scale.
+    private let elapsed: @Sendable () -> Duration
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let freshness: Locked<Freshness>
@@ -37,7 +43,9 @@ public final class LocationCoordinator: Sendable {
     private struct Freshness: Sendable {
         var status: ProviderStatus
         var showsLocation = false
-        /// Identifies the armed timer; a timer that fires late finds a newer one armed.
+        /// When the shown fix goes stale (on the `elapsed` scale), while live.
+        var deadline: Duration?
+        /// Identifies the running timer task; a cancelled one that wakes finds a newer number.
         var timer = 0
         var timerTask: Task<Void, Never>?
     }
@@ -64,6 +72,7 @@ public final class LocationCoordinator: Sendable {
         self.status = status
         self.freshnessTimeout = freshnessTimeout
         self.clock = clock
+        elapsed = Self.stopwatch(clock)
         self.now = now
         self.logger = logger
         freshness = Locked(Freshness(status: status.value))
@@ -91,41 +100,69 @@ public final class LocationCoordinator: Sendable {
         apply(.restoredFix(location))
     }
 
-    private func apply(_ event: FreshnessEvent, fix: Location? = nil, timer: Int? = nil) {
-        freshness.withLock { state in
-            if let timer, timer != state.timer { return }
-            let old = state.status
-            let new = ProviderStatus.reduce(old, event)
-            state.status = new
-            // The status first, so that a listener told of a location change finds it current.
-            if new != old { status ~> new }
-            if new.isLive {
-                if let fix {
-                    deviceLocation ~> fix
-                    state.showsLocation = true
-                    arm(&state)
-                }
-            } else {
-                if state.showsLocation {
-                    deviceLocation ~> nil
-                    state.showsLocation = false
-                }
-                state.timer += 1
-                state.timerTask?.cancel()
-                state.timerTask = nil
+    private func apply(_ event: FreshnessEvent, fix: Location? = nil) {
+        freshness.withLock { state in apply(event, fix: fix, to: &state) }
+    }
+
+    private func apply(_ event: FreshnessEvent, fix: Location?, to state: inout Freshness) {
+        let old = state.status
+        let new = ProviderStatus.reduce(old, event)
+        state.status = new
+        // The status first, so that a listener told of a location change finds it current.
+        if new != old { status ~> new }
+        if new.isLive {
+            if let fix {
+                deviceLocation ~> fix
+                state.showsLocation = true
+                arm(&state)
             }
-            if let line = new.logLine(after: old) { logger.log(level: line.level, "\(line.message)") }
+        } else {
+            if state.showsLocation {
+                deviceLocation ~> nil
+                state.showsLocation = false
+            }
+            state.deadline = nil
+            state.timer += 1
+            state.timerTask?.cancel()
+            state.timerTask = nil
+        }
+        if let line = new.logLine(after: old) { logger.log(level: line.level, "\(line.message)") }
+    }
+
+    /// Moves the freshness deadline to `freshnessTimeout` from now, and starts the
+    /// timer task unless one is running.
+    private func arm(_ state: inout Freshness) {
+        state.deadline = elapsed() + freshnessTimeout
+        guard state.timerTask == nil else { return }
+        state.timer += 1
+        let timer = state.timer
+        // Sleeps until the deadline, and again while fixes keep moving it; ends once
+        // the timeout is applied, when cancelled, or when the coordinator is gone.
+        state.timerTask = Task { [weak self, clock] in
+            while let wait = self?.timeUntilDeadline(timer: timer) {
+                guard (try? await clock.sleep(for: wait)) != nil else { return }
+            }
         }
     }
 
-    /// Starts the freshness timer again from now.
-    private func arm(_ state: inout Freshness) {
-        state.timerTask?.cancel()
-        state.timer += 1
-        let (timer, clock, timeout) = (state.timer, clock, freshnessTimeout)
-        state.timerTask = Task { [weak self] in
-            guard (try? await clock.sleep(for: timeout)) != nil else { return }
-            self?.apply(.timeoutElapsed, timer: timer)
+    /// For timer task number `timer`: the time left until the deadline, or nil after
+    /// applying `.timeoutElapsed` because it has passed, or when that task is no
+    /// longer the current one.
+    private func timeUntilDeadline(timer: Int) -> Duration? {
+        freshness.withLock { state in
+            guard state.timer == timer, let deadline = state.deadline else { return nil }
+            let remaining = deadline - elapsed()
+            guard remaining > .zero else {
+                apply(.timeoutElapsed, fix: nil, to: &state)
+                return nil
+            }
+            return remaining
         }
+    }
+
+    /// A function that reads the time on `clock` since now.
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let origin = clock.now
+        return { origin.duration(to: clock.now) }
     }
 }

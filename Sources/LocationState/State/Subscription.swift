@@ -74,9 +74,12 @@ final class Subscription<Value: Sendable>: Sendable {
     }
 
     /// How many times a drain job that found nothing more yields the processor and
-    /// looks again before it ends. Under a burst of modifications this keeps the
-    /// job running and saves the thread wake-up that otherwise dominates the cost
-    /// of a change; when changes are rare it costs a few microseconds per batch.
+    /// looks again before it ends, during a burst. Under a burst of modifications
+    /// this keeps the job running and saves the thread wake-up that otherwise
+    /// dominates the cost of a change. A job lingers only when it met a backlog
+    /// (more than one change in its batch, or a predecessor that found more after
+    /// delivering): when changes are rare, as for a 10 Hz receiver, lingering
+    /// never finds work and would be pure cost.
     @usableFromInline static var lingerRounds: Int { 2 }
 
     @usableFromInline let policy: DeliveryPolicy
@@ -119,7 +122,7 @@ final class Subscription<Value: Sendable>: Sendable {
             return true
         }
         if schedule, let queue {
-            queue.async { self.drain() }
+            queue.async { self.drain(afterBacklog: false) }
         }
     }
 
@@ -139,8 +142,10 @@ final class Subscription<Value: Sendable>: Sendable {
     }
 
     /// Delivers one batch on the consumer's queue, then schedules the next if any.
+    ///
+    /// - Parameter afterBacklog: the previous job found more changes after delivering.
     @inlinable
-    func drain() {
+    func drain(afterBacklog: Bool) {
         guard case .queue(let queue, let receiver) = consumer else { return }
         var batch = buffer.withLock { $0.takePending() }
         guard let deliver = receiver() else {
@@ -151,20 +156,21 @@ final class Subscription<Value: Sendable>: Sendable {
             if cancelled.load(ordering: .acquiring) { return }
             deliver(change)
         }
+        let lingerRounds = afterBacklog || batch.count > 1 ? Self.lingerRounds : 0
         batch.removeAll(keepingCapacity: true)
         buffer.withLock { $0.spare = batch }
-        for round in 0...Self.lingerRounds {
+        for round in 0...lingerRounds {
             let more = buffer.withLock { buffer -> Bool in
-                if buffer.pending.isEmpty, round == Self.lingerRounds {
+                if buffer.pending.isEmpty, round == lingerRounds {
                     buffer.drainScheduled = false
                 }
                 return !buffer.pending.isEmpty
             }
             if more {
-                queue.async { self.drain() }
+                queue.async { self.drain(afterBacklog: true) }
                 return
             }
-            if round < Self.lingerRounds {
+            if round < lingerRounds {
                 sched_yield()
             }
         }
