@@ -59,17 +59,15 @@ final class Subscription<Value: Sendable>: Sendable {
 
         @usableFromInline init() {}
 
+        /// Appends `change`; with ``DeliveryPolicy/latest`` keeps only the first
+        /// pending change and the newest, which `coalesce(_:)` merges
+        /// outside the lock.
         @inlinable
         mutating func append(_ change: StateChange<Value>, policy: DeliveryPolicy) {
-            switch policy {
-            case .all:
+            if policy == .latest, pending.count == 2 {
+                pending[1] = change
+            } else {
                 pending.append(change)
-            case .latest:
-                if let first = pending.first {
-                    pending[0] = StateChange(old: first.old, new: change.new)
-                } else {
-                    pending.append(change)
-                }
             }
         }
 
@@ -97,11 +95,17 @@ final class Subscription<Value: Sendable>: Sendable {
     /// replay at full speed always does.
     @usableFromInline static var burstGapNanoseconds: UInt64 { 1_000_000 }
 
-    /// How long a drain job in a burst sleeps, once, when it finds nothing to
-    /// deliver, before it looks again and ends if there is still nothing. It is
-    /// the most a change waits in a burst (plus the kernel's timer slack, 50 µs
-    /// by default); the job occupies its queue meanwhile.
+    /// How long a drain job in a burst sleeps after delivering a small batch (see
+    /// ``lingerBelowBatchCount``), before it takes the changes that arrived
+    /// meanwhile, or ends if there are none. It is the most a change waits in a
+    /// burst (plus the kernel's timer slack, 50 µs by default); the job occupies
+    /// its queue meanwhile.
     @usableFromInline static var lingerNanoseconds: Int { 50_000 }
+
+    /// A batch smaller than this, in a burst, means the listener keeps up with the
+    /// changes: taking them as they come would contend with `modify` for the
+    /// buffer's lock on every change, so the job sleeps first and takes more at once.
+    @usableFromInline static var lingerBelowBatchCount: Int { 64 }
 
     /// How many batches a drain job delivers before it schedules its successor,
     /// so that other work on a shared queue gets its turn during a long burst.
@@ -134,6 +138,24 @@ final class Subscription<Value: Sendable>: Sendable {
         }
     }
 
+    /// `batch` as the listener receives it: with ``DeliveryPolicy/latest``, the
+    /// first pending change and the newest (see `Buffer.append`) merged into one.
+    @inlinable
+    func coalesce(_ batch: inout [StateChange<Value>]) {
+        guard policy == .latest, batch.count == 2 else { return }
+        let merged = StateChange(old: batch[0].old, new: batch[1].new)
+        batch.removeLast()
+        batch[0] = merged
+    }
+
+    /// `batch` coalesced, for a stream.
+    @usableFromInline
+    func coalesced(_ batch: [StateChange<Value>]) -> [StateChange<Value>] {
+        var batch = batch
+        coalesce(&batch)
+        return batch
+    }
+
     /// Buffers `change` according to the policy and wakes the consumer; never blocks
     /// on the consumer.
     @inlinable
@@ -162,7 +184,7 @@ final class Subscription<Value: Sendable>: Sendable {
             return (waiter, buffer.takePending())
         }
         if let (waiter, batch) = wake {
-            waiter.resume(returning: batch)
+            waiter.resume(returning: coalesced(batch))
         }
     }
 
@@ -183,25 +205,27 @@ final class Subscription<Value: Sendable>: Sendable {
                 cancel()
                 return
             }
+            coalesce(&batch)
             for change in batch {
                 if cancelled.load(ordering: .acquiring) { return }
                 deliver(change)
             }
+            let delivered = batch.count
             batch.removeAll(keepingCapacity: true)
             if round == Self.batchesPerJob { break }
-            guard takeNextBatch(into: &batch, lingering: inBurst) else { return }
+            let lingering = inBurst && delivered < Self.lingerBelowBatchCount
+            guard takeNextBatch(into: &batch, lingering: lingering) else { return }
         }
         buffer.withLock { swap(&$0.spare, &batch) }
         queue.async { self.drain(continuingBurst: inBurst) }
     }
 
-    /// Fills the emptied `batch` with the changes that arrived, first sleeping once
-    /// if `lingering` and there are none; returns false, having ended the job
-    /// (`drainScheduled` cleared), if there is still nothing.
+    /// Fills the emptied `batch` with the changes that arrived, after sleeping for
+    /// ``lingerNanoseconds`` if `lingering`; returns false, having ended the job
+    /// (`drainScheduled` cleared), if there are none.
     @inlinable
     func takeNextBatch(into batch: inout [StateChange<Value>], lingering: Bool) -> Bool {
         if lingering {
-            if buffer.withLock({ $0.takePending(into: &batch) }) { return true }
             sleep(nanoseconds: Self.lingerNanoseconds)
         }
         let now = DispatchTime.now().uptimeNanoseconds
@@ -226,7 +250,7 @@ final class Subscription<Value: Sendable>: Sendable {
                     return nil
                 }
                 if let ready {
-                    continuation.resume(returning: ready)
+                    continuation.resume(returning: self.coalesced(ready))
                 }
             }
         } onCancel: {
@@ -259,7 +283,7 @@ final class Subscription<Value: Sendable>: Sendable {
             return (waiter, buffer.takePending())
         }
         if let (waiter, batch) = wake {
-            waiter.resume(returning: batch)
+            waiter.resume(returning: coalesced(batch))
         }
     }
 }
