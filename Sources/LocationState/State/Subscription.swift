@@ -20,10 +20,12 @@ import Synchronization
 ///
 /// Waking a consumer (`queue.async` onto an idle queue, a thread wake-up) costs
 /// several microseconds of CPU, more than most listeners' own work. During a
-/// burst, when changes come faster than a listener takes them in, a drain job
-/// that found its buffer empty therefore sleeps once for ``lingerNanoseconds``
-/// and delivers what arrived meanwhile, instead of ending and being woken again
-/// for the next change: one wake-up per batch rather than per change.
+/// burst (``burstGapNanoseconds``), a drain job that delivered only a small batch
+/// therefore sleeps for ``lingerNanoseconds`` and then delivers what arrived
+/// meanwhile, instead of ending and being woken again for the next change, or
+/// taking changes one at a time under the lock `modify` needs too: one wake-up
+/// per burst and one lock per batch rather than per change. The job ends when a
+/// look finds nothing. Outside a burst, as for a 10 Hz receiver, it never sleeps.
 ///
 /// The delivery path is `@inlinable` so that a client module specializes it for
 /// its `Value`: unspecialized, every step looks up generic type metadata at run
