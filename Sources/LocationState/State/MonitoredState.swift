@@ -95,12 +95,14 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
         changes()
     }
 
-    /// Hands the change to every listener's buffer; listeners run later, on their queues.
+    /// Hands the change, one shared copy, to every listener's buffer; listeners run
+    /// later, on their queues.
     @inlinable
     public override func didModify(from old: Value, to new: Value) {
         super.didModify(from: old, to: new)
-        let change = StateChange(old: old, new: new)
         let subscriptions = subscriptions.withLock { $0 }
+        guard !subscriptions.isEmpty else { return }
+        let change = StateChange(old: old, new: new)
         for subscription in subscriptions {
             subscription.enqueue(change)
         }

@@ -41,11 +41,14 @@ public class State<Value: Sendable>: @unchecked Sendable {
     @inlinable @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock { value in
-            var new = value
-            let result = try body(&new)
             let old = value
-            value = new
-            didModify(from: old, to: new)
+            var succeeded = false
+            defer {
+                if !succeeded { value = old }
+            }
+            let result = try body(&value)
+            succeeded = true
+            didModify(from: old, to: value)
             return result
         }
     }

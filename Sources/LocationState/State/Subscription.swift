@@ -13,10 +13,19 @@ import Synchronization
 /// the consumer that takes them, a drain job on a queue or an async iterator.
 ///
 /// `enqueue` appends under the buffer's lock and schedules at most one drain job
-/// at a time on the consumer's queue; that job delivers a batch in order without
-/// any lock held, then schedules itself again if more changes arrived. So calls
+/// at a time on the consumer's queue; that job delivers batches in order without
+/// any lock held, taking the next batch while more changes keep arriving. So calls
 /// for one subscription never overlap and keep their order, even on a concurrent
 /// queue, and the modifying thread never waits for a consumer.
+///
+/// Waking a consumer (`queue.async` onto an idle queue, a thread wake-up) costs
+/// several microseconds of CPU, more than most listeners' own work. During a
+/// burst (``burstGapNanoseconds``), a drain job that delivered only a small batch
+/// therefore sleeps for ``lingerNanoseconds`` and then delivers what arrived
+/// meanwhile, instead of ending and being woken again for the next change, or
+/// taking changes one at a time under the lock `modify` needs too: one wake-up
+/// per burst and one lock per batch rather than per change. The job ends when a
+/// look finds nothing. Outside a burst, as for a 10 Hz receiver, it never sleeps.
 ///
 /// The delivery path is `@inlinable` so that a client module specializes it for
 /// its `Value`: unspecialized, every step looks up generic type metadata at run
@@ -46,20 +55,21 @@ final class Subscription<Value: Sendable>: Sendable {
         @usableFromInline var waiter: Waiter?
         /// No change will be enqueued any more (cancelled, or the state is gone).
         @usableFromInline var finished = false
+        /// When the last drain job ended (`DispatchTime` uptime nanoseconds), to
+        /// tell a burst from changes that come one at a time.
+        @usableFromInline var idleSinceNanoseconds: UInt64 = 0
 
         @usableFromInline init() {}
 
+        /// Appends `change`; with ``DeliveryPolicy/latest`` keeps only the first
+        /// pending change and the newest, which `coalesce(_:)` merges
+        /// outside the lock.
         @inlinable
         mutating func append(_ change: StateChange<Value>, policy: DeliveryPolicy) {
-            switch policy {
-            case .all:
+            if policy == .latest, pending.count == 2 {
+                pending[1] = change
+            } else {
                 pending.append(change)
-            case .latest:
-                if let first = pending.first {
-                    pending[0] = StateChange(old: first.old, new: change.new)
-                } else {
-                    pending.append(change)
-                }
             }
         }
 
@@ -71,16 +81,37 @@ final class Subscription<Value: Sendable>: Sendable {
             swap(&taken, &pending)
             return taken
         }
+
+        /// Swaps the pending changes into `batch`, an emptied batch whose storage
+        /// becomes `pending`; returns false, changing nothing, if none are pending.
+        @inlinable
+        mutating func takePending(into batch: inout [StateChange<Value>]) -> Bool {
+            guard !pending.isEmpty else { return false }
+            swap(&batch, &pending)
+            return true
+        }
     }
 
-    /// How many times a drain job that found nothing more yields the processor and
-    /// looks again before it ends, during a burst. Under a burst of modifications
-    /// this keeps the job running and saves the thread wake-up that otherwise
-    /// dominates the cost of a change. A job lingers only when it met a backlog
-    /// (more than one change in its batch, or a predecessor that found more after
-    /// delivering): when changes are rare, as for a 10 Hz receiver, lingering
-    /// never finds work and would be pure cost.
-    @usableFromInline static var lingerRounds: Int { 2 }
+    /// Changes that reach an idle subscription within this time of its last drain
+    /// job ending count as a burst: at 1 ms, a 10 Hz receiver never makes one, a
+    /// replay at full speed always does.
+    @usableFromInline static var burstGapNanoseconds: UInt64 { 1_000_000 }
+
+    /// How long a drain job in a burst sleeps after delivering a small batch (see
+    /// ``lingerBelowBatchCount``), before it takes the changes that arrived
+    /// meanwhile, or ends if there are none. It is the most a change waits in a
+    /// burst (plus the kernel's timer slack, 50 µs by default); the job occupies
+    /// its queue meanwhile.
+    @usableFromInline static var lingerNanoseconds: Int { 50_000 }
+
+    /// A batch smaller than this, in a burst, means the listener keeps up with the
+    /// changes: taking them as they come would contend with `modify` for the
+    /// buffer's lock on every change, so the job sleeps first and takes more at once.
+    @usableFromInline static var lingerBelowBatchCount: Int { 64 }
+
+    /// How many batches a drain job delivers before it schedules its successor,
+    /// so that other work on a shared queue gets its turn during a long burst.
+    @usableFromInline static var batchesPerJob: Int { 64 }
 
     @usableFromInline let policy: DeliveryPolicy
     /// The listener object this subscription delivers to, for `removeListener`.
@@ -109,6 +140,24 @@ final class Subscription<Value: Sendable>: Sendable {
         }
     }
 
+    /// `batch` as the listener receives it: with ``DeliveryPolicy/latest``, the
+    /// first pending change and the newest (see `Buffer.append`) merged into one.
+    @inlinable
+    func coalesce(_ batch: inout [StateChange<Value>]) {
+        guard policy == .latest, batch.count == 2 else { return }
+        let merged = StateChange(old: batch[0].old, new: batch[1].new)
+        batch.removeLast()
+        batch[0] = merged
+    }
+
+    /// `batch` coalesced, for a stream.
+    @usableFromInline
+    func coalesced(_ batch: [StateChange<Value>]) -> [StateChange<Value>] {
+        var batch = batch
+        coalesce(&batch)
+        return batch
+    }
+
     /// Buffers `change` according to the policy and wakes the consumer; never blocks
     /// on the consumer.
     @inlinable
@@ -122,7 +171,7 @@ final class Subscription<Value: Sendable>: Sendable {
             return true
         }
         if schedule, let queue {
-            queue.async { self.drain(afterBacklog: false) }
+            queue.async { self.drain(continuingBurst: false) }
         }
     }
 
@@ -137,42 +186,57 @@ final class Subscription<Value: Sendable>: Sendable {
             return (waiter, buffer.takePending())
         }
         if let (waiter, batch) = wake {
-            waiter.resume(returning: batch)
+            waiter.resume(returning: coalesced(batch))
         }
     }
 
-    /// Delivers one batch on the consumer's queue, then schedules the next if any.
+    /// Delivers batches on the consumer's queue while changes keep arriving.
     ///
-    /// - Parameter afterBacklog: the previous job found more changes after delivering.
+    /// - Parameter continuingBurst: the job that scheduled this one was in a burst.
     @inlinable
-    func drain(afterBacklog: Bool) {
+    func drain(continuingBurst: Bool) {
         guard case .queue(let queue, let receiver) = consumer else { return }
-        var batch = buffer.withLock { $0.takePending() }
-        guard let deliver = receiver() else {
-            cancel()
-            return
+        var idleSince: UInt64 = 0
+        var batch = buffer.withLock { buffer in
+            idleSince = buffer.idleSinceNanoseconds
+            return buffer.takePending()
         }
-        for change in batch {
-            if cancelled.load(ordering: .acquiring) { return }
-            deliver(change)
-        }
-        let lingerRounds = afterBacklog || batch.count > 1 ? Self.lingerRounds : 0
-        batch.removeAll(keepingCapacity: true)
-        buffer.withLock { $0.spare = batch }
-        for round in 0...lingerRounds {
-            let more = buffer.withLock { buffer -> Bool in
-                if buffer.pending.isEmpty, round == lingerRounds {
-                    buffer.drainScheduled = false
-                }
-                return !buffer.pending.isEmpty
-            }
-            if more {
-                queue.async { self.drain(afterBacklog: true) }
+        let inBurst = continuingBurst || DispatchTime.now().uptimeNanoseconds &- idleSince < Self.burstGapNanoseconds
+        for round in 1...Self.batchesPerJob {
+            guard let deliver = receiver() else {
+                cancel()
                 return
             }
-            if round < lingerRounds {
-                sched_yield()
+            coalesce(&batch)
+            for change in batch {
+                if cancelled.load(ordering: .acquiring) { return }
+                deliver(change)
             }
+            let delivered = batch.count
+            batch.removeAll(keepingCapacity: true)
+            if round == Self.batchesPerJob { break }
+            let lingering = inBurst && delivered < Self.lingerBelowBatchCount
+            guard takeNextBatch(into: &batch, lingering: lingering) else { return }
+        }
+        buffer.withLock { swap(&$0.spare, &batch) }
+        queue.async { self.drain(continuingBurst: inBurst) }
+    }
+
+    /// Fills the emptied `batch` with the changes that arrived, after sleeping for
+    /// ``lingerNanoseconds`` if `lingering`; returns false, having ended the job
+    /// (`drainScheduled` cleared), if there are none.
+    @inlinable
+    func takeNextBatch(into batch: inout [StateChange<Value>], lingering: Bool) -> Bool {
+        if lingering {
+            sleep(nanoseconds: Self.lingerNanoseconds)
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return buffer.withLock { buffer in
+            if buffer.takePending(into: &batch) { return true }
+            buffer.drainScheduled = false
+            buffer.idleSinceNanoseconds = now
+            swap(&buffer.spare, &batch)
+            return false
         }
     }
 
@@ -188,7 +252,7 @@ final class Subscription<Value: Sendable>: Sendable {
                     return nil
                 }
                 if let ready {
-                    continuation.resume(returning: ready)
+                    continuation.resume(returning: self.coalesced(ready))
                 }
             }
         } onCancel: {
@@ -221,7 +285,14 @@ final class Subscription<Value: Sendable>: Sendable {
             return (waiter, buffer.takePending())
         }
         if let (waiter, batch) = wake {
-            waiter.resume(returning: batch)
+            waiter.resume(returning: coalesced(batch))
         }
     }
+}
+
+/// Blocks the calling thread for about `nanoseconds` (less than a second).
+@usableFromInline
+func sleep(nanoseconds: Int) {
+    var interval = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+    nanosleep(&interval, nil)
 }
