@@ -140,6 +140,12 @@ struct DaemonTests {
         while seen["time"] as? String != expectedLast["time"] as? String {
             seen = try Self.object(try #require(readLine(watcher), "the watch ended before the track's last fix"))
         }
+        // A watcher that comes after the track ended gets the current fix first.
+        let late = try connectRaw(daemon.socketPath)
+        try late.write(contentsOf: Data("?WATCH;".utf8))
+        #expect(readLine(late) == #"{"class":"WATCH","enable":true}"#)
+        let current = try Self.object(try #require(readLine(late)))
+        #expect(current["time"] as? String == expectedLast["time"] as? String)
         let last = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
         let answer = try Self.object(last.stdout)
         #expect(answer["source"] as? String == "gpsd")

@@ -64,7 +64,10 @@ final class Daemon: Sendable {
                         status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
                 },
                 watch: { send in
-                    let observation = deviceLocation.observe(policy: .all) { change in
+                    // The current fix first, as a new watcher wants to know where the
+                    // device is now; before any fix there is nothing to say yet.
+                    let observation = deviceLocation.observe(policy: .all, sendingCurrentValue: true) { change in
+                        if change.old == nil, change.new == nil { return }
                         send(ControlAnswers.watchLine(change.new))
                     }
                     return { observation.cancel() }
