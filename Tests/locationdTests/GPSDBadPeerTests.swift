@@ -100,8 +100,9 @@ struct GPSDBadPeerTests {
         let (events, task) = Self.start(Self.provider(port: server.port, log: log))
         defer { task.cancel() }
         #expect(try await events.next() == .connected)
-        guard case .fix(let fix) = try await events.next() else {
-            Issue.record("expected the complete TPV as a fix")
+        let second = try await events.next()
+        guard case .fix(let fix) = second else {
+            Issue.record("expected the complete TPV as a fix, got \(second)")
             return
         }
         #expect(fix.lat == 48.1 && fix.lon == 11.5 && fix.device == "/dev/ttyFAKE" && fix.mode == .twoD)
