@@ -87,6 +87,10 @@ final class LibGPSSession: GPSDSession {
             gps_read(data, buffer.baseAddress, Int32(buffer.count))
         }
         if count < 0 {
+            let code = errno
+            // The socket's receive timeout ran out in the middle of a line: the rest
+            // is late, not lost (libgps keeps what it has), so the caller looks again.
+            if code == EAGAIN || code == EWOULDBLOCK { return nil }
             throw GPSDConnectionError(reason: "the connection was closed or broke")
         }
         if count == 0 { return nil }
