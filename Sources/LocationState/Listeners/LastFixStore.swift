@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 
@@ -49,12 +48,6 @@ public final class LastFixStore: Sendable {
         /// The time of the newest fix taken or loaded: what a new fix must be newer
         /// than, kept here so that a fix need not copy the stored one to compare.
         var newest: Date?
-        /// The newest fix taken but not handed to the ``PersistentState`` yet.
-        var unsaved: Location?
-        /// When a fix was last handed to the ``PersistentState``.
-        var lastHandOff: DispatchTime?
-        /// Whether a hand-off of `unsaved` is scheduled on `handOffQueue`.
-        var handOffScheduled = false
         /// The kind of the last rejection, until a fix is taken again.
         var rejecting: Rejection?
         var rejected: [Rejection: Int] = [:]
@@ -67,10 +60,6 @@ public final class LastFixStore: Sendable {
     private let state: Locked<State>
     /// ``Configuration/futureTolerance`` in seconds.
     private let futureToleranceSeconds: Double
-    /// ``Configuration/writeInterval`` in nanoseconds.
-    private let writeIntervalNanoseconds: UInt64
-    /// Where a fix that came within the write interval is handed off once it ends.
-    private let handOffQueue = DispatchQueue(label: "locationd.lastfix.handoff")
 
     /// Loads the stored fix from `directory` (created with mode 0700 when missing).
     ///
@@ -100,7 +89,6 @@ public final class LastFixStore: Sendable {
         }
         self.configuration = configuration
         futureToleranceSeconds = configuration.futureTolerance.seconds
-        writeIntervalNanoseconds = UInt64(min(max(0, configuration.writeInterval.seconds) * 1e9, 1e18))
         self.log = logger
         self.now = now
         let stored = persisted.value
@@ -114,7 +102,7 @@ public final class LastFixStore: Sendable {
     /// `source: restored`, else `nil`.
     public var lastFix: Location? {
         state.withLock { state in
-            guard var fix = state.unsaved ?? persisted.value else { return nil }
+            guard var fix = persisted.value else { return nil }
             if state.restored { fix.source = .restored }
             return fix
         }
@@ -125,12 +113,6 @@ public final class LastFixStore: Sendable {
 
     /// Takes `location` as the last fix if it is newer than the stored one and not
     /// from the future; cheap: the write happens later, on the store's writer.
-    ///
-    /// A fix is handed to the ``PersistentState`` at once when the last hand-off is a
-    /// write interval old; otherwise it is only kept, and the newest kept is handed
-    /// off when the interval ends (or by ``flush()``). So a fix costs a lock and a
-    /// copy, and the state still writes at most once per interval and at the latest
-    /// about one interval after a fix.
     public func record(_ location: Location?) {
         guard let location, location.hasPosition, location.source != .restored else { return }
         let verdict: (rejection: Rejection, startsRun: Bool)? = state.withLock { state in
@@ -142,7 +124,7 @@ public final class LastFixStore: Sendable {
             state.newest = time
             state.restored = false
             state.rejecting = nil
-            take(location, &state)
+            persisted ~> location
             return nil
         }
         guard let verdict else { return }
@@ -160,7 +142,6 @@ public final class LastFixStore: Sendable {
     ///
     /// - Throws: the write's error; the fix stays pending for the next write.
     public func flush() throws(LocationError) {
-        state.withLock { state in handOff(&state) }
         do {
             try persisted.flush()
         } catch let error as LocationError {
@@ -168,34 +149,6 @@ public final class LastFixStore: Sendable {
         } catch {
             throw .cannotWrite(path: LastFixStore.key, reason: "\(error)")
         }
-    }
-
-    /// Hands `location` to the persistent state now if the last hand-off is an interval
-    /// old, else keeps it and makes sure a hand-off is scheduled for the interval's end.
-    private func take(_ location: Location, _ state: inout State) {
-        state.unsaved = location
-        guard !state.handOffScheduled else { return }
-        let now = DispatchTime.now()
-        guard let last = state.lastHandOff, now.uptimeNanoseconds < last.uptimeNanoseconds + writeIntervalNanoseconds
-        else { return handOff(&state) }
-        state.handOffScheduled = true
-        let deadline = DispatchTime(uptimeNanoseconds: last.uptimeNanoseconds + writeIntervalNanoseconds)
-        handOffQueue.asyncAfter(deadline: deadline) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { state in
-                state.handOffScheduled = false
-                self.handOff(&state)
-            }
-        }
-    }
-
-    /// Hands the kept fix, if any, to the persistent state, whose writer stores it.
-    /// Under the lock, so that hand-offs keep the order of the fixes.
-    private func handOff(_ state: inout State) {
-        guard let location = state.unsaved else { return }
-        state.unsaved = nil
-        state.lastHandOff = .now()
-        persisted ~> location
     }
 
     /// Counts a rejection; returns it, marked when it starts a run of its kind.
