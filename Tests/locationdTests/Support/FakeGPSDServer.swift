@@ -7,7 +7,15 @@ final class FakeGPSDServer: @unchecked Sendable {
     // (the accepted sockets still held) is only touched while holding `lock`.
 
     /// What to do after the reply has been written.
-    enum Then { case close, holdOpen }
+    enum Then {
+        /// Closes the connection as gpsd does: the reply, then end of stream. What the
+        /// client sent is read first, so the close is a FIN that comes after the reply;
+        /// closing with the client's `?WATCH` unread would send an RST, which can
+        /// discard the reply before the client reads it.
+        case close
+        /// Keeps the connection open and silent until `stop()`.
+        case holdOpen
+    }
 
     let port: Int
     private let listener: Int32
@@ -58,7 +66,21 @@ final class FakeGPSDServer: @unchecked Sendable {
                 open.append(client)
                 return true
             }
-            if !keep { close(client) }
+            if !keep { Self.closeAfterDraining(client) }
         }
+    }
+
+    /// Sends end of stream, reads what the client still sends (its `?WATCH`) until it
+    /// closes too or 5 s pass, then closes: see `Then.close`.
+    private static func closeAfterDraining(_ client: Int32) {
+        shutdown(client, Int32(SHUT_WR))
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let thread = Thread {
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while scratch.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
+            close(client)
+        }
+        thread.start()
     }
 }
