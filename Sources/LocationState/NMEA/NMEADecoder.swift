@@ -24,6 +24,16 @@ public struct NMEADecoder: Sendable {
     public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
+            decode(bytes, bounds: bounds, emit)
+        }
+    }
+
+    /// ``decode(_:_:)`` with `bounds` as the parser's room for field offsets, allocated once per chunk.
+    private mutating func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>,
+        _ emit: (ProviderEvent) -> Void
+    ) {
         let limit = NMEADecoder.maximumLineLength
         var lineStart = 0
         while lineStart < bytes.count {
@@ -47,12 +57,12 @@ public struct NMEADecoder: Sendable {
                 statistics.droppedLines += 1
                 pending.removeAll(keepingCapacity: true)
             } else if pending.isEmpty {
-                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), bounds: bounds, emit)
             } else {
                 var carried = pending
                 pending = []
                 carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                carried.withUnsafeBufferPointer { line($0, emit) }
+                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
                 carried.removeAll(keepingCapacity: true)
                 pending = carried
             }
@@ -83,7 +93,9 @@ public struct NMEADecoder: Sendable {
         if !discarding, !pending.isEmpty {
             let carried = pending
             pending = []
-            carried.withUnsafeBufferPointer { line($0, emit) }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
+                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
+            }
         }
         discarding = false
         var fixes = 0
@@ -94,13 +106,15 @@ public struct NMEADecoder: Sendable {
         statistics.fixes += fixes
     }
 
-    private mutating func line(_ line: UnsafeBufferPointer<UInt8>, _ emit: (ProviderEvent) -> Void) {
+    private mutating func line(
+        _ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, _ emit: (ProviderEvent) -> Void
+    ) {
         guard let first = line.first else { return }
         if first == UInt8(ascii: "#") {
             statistics.comments += 1
             return
         }
-        switch NMEAParser.parse(line) {
+        switch NMEAParser.parse(line, bounds: bounds) {
         case .sentence(let sentence):
             statistics.sentences += 1
             var fixes = 0

@@ -28,63 +28,69 @@ public enum NMEAParser {
     }
 
     /// Parses one line, without its line terminator (trailing CR and spaces are ignored).
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { parse(line, bounds: $0) }
+    }
+
+    /// Parses one line with `bounds` (capacity `2 * NMEAFields.capacity`) as room for the
+    /// field offsets, so that a caller parsing many lines allocates it once.
     ///
     /// Reads the line eight bytes at a time (``ByteWord``): one pass back to the last
     /// `$` or `!`, one forward that finds the `*`, checks the bytes, sums them and
     /// notes the field boundaries.
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) -> Result {
+        // Field offsets are Int32; no line comes near that (the decoder keeps at most 512 bytes).
+        precondition(line.count <= Int32.max, "line too long")
         var end = line.count
         while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
         guard let start = sentenceStart(line, end: end) else { return .notNMEA }
         let bodyStart = start + 1
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
-            var sum: UInt64 = 0
-            var bodyEnd = end
-            var count = 0
-            var fieldStart = bodyStart
-            var position = bodyStart
-            while position < end {
-                let word = ByteWord(line, at: position, end: end)
-                var body = word.valid
-                let stars = word.matching(UInt8(ascii: "*"))
-                if stars != 0 {
-                    let index = stars.trailingZeroBitCount / 8
-                    body &= ByteWord.firstBytes(index)
-                    bodyEnd = position + index
-                }
-                guard word.unprintable & body == 0 else { return .notNMEA }
-                sum ^= word.bits & body
-                var commas = word.matching(UInt8(ascii: ",")) & body
-                while commas != 0, count < NMEAFields.capacity {
-                    let comma = position + commas.trailingZeroBitCount / 8
-                    bounds[2 * count] = Int32(fieldStart - bodyStart)
-                    bounds[2 * count + 1] = Int32(comma - bodyStart)
-                    count += 1
-                    fieldStart = comma + 1
-                    commas &= commas &- 1
-                }
-                if stars != 0 { break }
-                position += 8
+        var sum: UInt64 = 0
+        var bodyEnd = end
+        var count = 0
+        var fieldStart = bodyStart
+        var position = bodyStart
+        while position < end {
+            let word = ByteWord(line, at: position, end: end)
+            var body = word.valid
+            let stars = word.matching(UInt8(ascii: "*"))
+            if stars != 0 {
+                let index = stars.trailingZeroBitCount / 8
+                body &= ByteWord.firstBytes(index)
+                bodyEnd = position + index
             }
-            let hasChecksum = bodyEnd < end
-            if hasChecksum {
-                sum ^= sum >> 32
-                sum ^= sum >> 16
-                sum ^= sum >> 8
-                guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
-                    let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
-                else { return .badChecksum }
-                guard high << 4 | low == UInt8(truncatingIfNeeded: sum) else { return .badChecksum }
+            guard word.unprintable & body == 0 else { return .notNMEA }
+            sum ^= word.bits & body
+            var commas = word.matching(UInt8(ascii: ",")) & body
+            while commas != 0, count < NMEAFields.capacity {
+                let comma = position &+ commas.trailingZeroBitCount &>> 3
+                bounds[2 &* count] = Int32(truncatingIfNeeded: fieldStart &- bodyStart)
+                bounds[2 &* count &+ 1] = Int32(truncatingIfNeeded: comma &- bodyStart)
+                count &+= 1
+                fieldStart = comma &+ 1
+                commas &= commas &- 1
             }
-            if line[start] == UInt8(ascii: "!") { return .unknown }
-            if count < NMEAFields.capacity {
-                bounds[2 * count] = Int32(fieldStart - bodyStart)
-                bounds[2 * count + 1] = Int32(bodyEnd - bodyStart)
-                count += 1
-            }
-            let body = UnsafeBufferPointer(rebasing: line[bodyStart..<bodyEnd])
-            return decode(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
+            if stars != 0 { break }
+            position += 8
         }
+        let hasChecksum = bodyEnd < end
+        if hasChecksum {
+            sum ^= sum >> 32
+            sum ^= sum >> 16
+            sum ^= sum >> 8
+            guard end - bodyEnd == 3, let high = NMEAChecksum.hexValue(line[bodyEnd + 1]),
+                let low = NMEAChecksum.hexValue(line[bodyEnd + 2])
+            else { return .badChecksum }
+            guard high << 4 | low == UInt8(truncatingIfNeeded: sum) else { return .badChecksum }
+        }
+        if line[start] == UInt8(ascii: "!") { return .unknown }
+        if count < NMEAFields.capacity {
+            bounds[2 * count] = Int32(truncatingIfNeeded: fieldStart &- bodyStart)
+            bounds[2 * count + 1] = Int32(truncatingIfNeeded: bodyEnd &- bodyStart)
+            count += 1
+        }
+        let body = UnsafeBufferPointer(rebasing: line[bodyStart..<bodyEnd])
+        return decode(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
     }
 
     /// The offset of the last `$` or `!` before `end`, where the sentence starts.
