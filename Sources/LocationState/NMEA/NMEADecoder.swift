@@ -114,14 +114,15 @@ public struct NMEADecoder: Sendable {
             statistics.comments += 1
             return
         }
-        switch NMEAParser.parse(line, bounds: bounds) {
-        case .sentence(let sentence):
+        switch NMEAParser.read(line, bounds: bounds) {
+        case .fields(let fields, let type, let talker, let count):
             statistics.sentences += 1
             var fixes = 0
-            assembler.add(sentence) { event in
+            let decoded = add(fields, type, talker: talker, count: count) { event in
                 if case .fix = event { fixes += 1 }
                 emit(event)
             }
+            if !decoded { statistics.malformedSentences += 1 }
             statistics.fixes += fixes
         case .unknown:
             statistics.sentences += 1
@@ -134,5 +135,28 @@ public struct NMEADecoder: Sendable {
         case .notNMEA:
             statistics.droppedLines += 1
         }
+    }
+
+    /// Decodes a sentence's fields and hands it to the assembler as its own type, never
+    /// built into an ``NMEASentence`` (copying that enum cost more than decoding the fields);
+    /// false when the fields do not fit the type (what ``NMEAParser/body(_:_:count:)`` calls malformed).
+    private mutating func add(
+        _ fields: NMEAFields, _ type: NMEAParser.SentenceType, talker: NMEATalker, count: Int,
+        _ emit: (ProviderEvent) -> Void
+    ) -> Bool {
+        switch type {
+        case .gga: assembler.add(NMEAParser.gga(fields), talker: talker, emit)
+        case .rmc: assembler.add(NMEAParser.rmc(fields), emit)
+        case .gll: assembler.add(NMEAParser.gll(fields), emit)
+        case .gsa: assembler.add(NMEAParser.gsa(fields, count: count), talker: talker, emit)
+        case .gsv:
+            guard let gsv = NMEAParser.gsv(fields, count: count) else { return false }
+            assembler.add(gsv, emit)
+        case .vtg: assembler.add(NMEAParser.vtg(fields), emit)
+        case .gns: assembler.add(NMEAParser.gns(fields), emit)
+        case .zda: assembler.add(NMEAParser.zda(fields), emit)
+        case .gst: assembler.add(NMEAParser.gst(fields), emit)
+        }
+        return true
     }
 }

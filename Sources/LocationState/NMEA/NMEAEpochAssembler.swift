@@ -116,63 +116,105 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
     public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
-        let prior = Prior(
+        switch sentence.body {
+        case .gga(let gga): add(gga, talker: sentence.talker, emit)
+        case .rmc(let rmc): add(rmc, emit)
+        case .gll(let gll): add(gll, emit)
+        case .gns(let gns): add(gns, emit)
+        case .gsa(let gsa): add(gsa, talker: sentence.talker, emit)
+        case .vtg(let vtg): add(vtg, emit)
+        case .zda(let zda): add(zda, emit)
+        case .gst(let gst): add(gst, emit)
+        case .gsv(let gsv): add(gsv, emit)
+        }
+    }
+
+    mutating func add(_ gga: NMEASentence.GGA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        decide(gga, talker: talker, into: &next)
+        conclude(.gga, timed: gga.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ rmc: NMEASentence.RMC, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var timed: Int?
+        if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
+            let date = rmc.date
+        {
+            timed = time
+            day = date.daysSince1970
+        }
+        var next = State()
+        NMEAEpochAssembler.decide(rmc, prior: prior, into: &next)
+        conclude(.rmc, timed: timed, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gll: NMEASentence.GLL, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
+        conclude(.gll, timed: gll.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gns: NMEASentence.GNS, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        let setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
+        conclude(.gns, timed: gns.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gsa: NMEASentence.GSA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        let setsMode = decide(gsa, talker: talker, into: &next)
+        conclude(.gsa, timed: nil, setsMode: setsMode, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ vtg: NMEASentence.VTG, _ emit: (ProviderEvent) -> Void) {
+        var next = State()
+        if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
+            vtg.faaMode != UInt8(ascii: "E")
+        {
+            next.track = track
+            next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot
+        }
+        conclude(.vtg, timed: nil, setsMode: false, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ zda: NMEASentence.ZDA, _ emit: (ProviderEvent) -> Void) {
+        if let date = zda.date { day = date.daysSince1970 }
+        conclude(.zda, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A GSV ends no cycle and sets nothing; it only takes its place in the sentence order.
+    mutating func add(_: NMEASentence.GSV, _ emit: (ProviderEvent) -> Void) {
+        conclude(.gsv, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {
+        var next = State()
+        if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+            next.latitudeError = latitudeError
+            next.longitudeError = longitudeError
+            next.altitudeError = gst.altitudeError
+        }
+        conclude(.gst, timed: nil, setsMode: false, next: next, prior: prior, emit)
+    }
+
+    /// What the handlers see of the state before the sentence.
+    private var prior: Prior {
+        Prior(
             mode: state.mode, altitudeMSL: state.altitudeMSL, hasSatellites: state.satellites != nil,
             satellitesUsed: satellitesUsed, lastReportedMode: lastReportedMode,
             previousHadAltitude: previousHadAltitude)
-        var timed: Int?
-        let kind: Kind
-        var setsMode = false
-        var next = State()
-        switch sentence.body {
-        case .gga(let gga):
-            kind = .gga
-            timed = gga.timeOfDay
-            setsMode = true
-            decide(gga, talker: sentence.talker, into: &next)
-        case .rmc(let rmc):
-            kind = .rmc
-            if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
-                let date = rmc.date
-            {
-                timed = time
-                day = date.daysSince1970
-            }
-            setsMode = true
-            NMEAEpochAssembler.decide(rmc, prior: prior, into: &next)
-        case .gll(let gll):
-            kind = .gll
-            timed = gll.timeOfDay
-            setsMode = true
-            NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
-        case .gns(let gns):
-            kind = .gns
-            timed = gns.timeOfDay
-            setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
-        case .gsa(let gsa):
-            kind = .gsa
-            setsMode = decide(gsa, talker: sentence.talker, into: &next)
-        case .vtg(let vtg):
-            kind = .vtg
-            if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
-                vtg.faaMode != UInt8(ascii: "E")
-            {
-                next.track = track
-                next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot
-            }
-        case .zda(let zda):
-            kind = .zda
-            if let date = zda.date { day = date.daysSince1970 }
-        case .gst(let gst):
-            kind = .gst
-            if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
-                next.latitudeError = latitudeError
-                next.longitudeError = longitudeError
-                next.altitudeError = gst.altitudeError
-            }
-        case .gsv:
-            kind = .gsv
-        }
+    }
+
+    /// The common end of every sentence: a new cycle if it is timed and its time moved on,
+    /// the merge of what it decided, and the epoch's fix if it ends a cycle.
+    private mutating func conclude(
+        _ kind: Kind, timed: Int?, setsMode: Bool, next: State, prior: Prior, _ emit: (ProviderEvent) -> Void
+    ) {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
