@@ -65,44 +65,70 @@ public enum NMEAParser {
     /// Reads one line as far as its fields, with `bounds` (capacity `2 * NMEAFields.capacity`)
     /// as room for the field offsets, so that a caller reading many lines allocates it once.
     ///
-    /// Reads the line eight bytes at a time (``ByteWord``): one pass back to the last
-    /// `$` or `!`, one forward that finds the `*`, checks the bytes, sums them and
-    /// notes the field boundaries.
+    /// Reads the line eight bytes at a time (``ByteWord``) in one pass forward from its first
+    /// `$` or `!`: finds the `*`, checks the bytes, sums them and notes the field boundaries,
+    /// and starts over at each later `$` or `!`, so that the sentence is the one after the last.
     static func read(_ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) -> Line {
         // Field offsets are Int32; no line comes near that (the decoder keeps at most 512 bytes).
         precondition(line.count <= Int32.max, "line too long")
         var end = line.count
         while end > 0, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
-        guard let start = sentenceStart(line, end: end) else { return .notNMEA }
-        let bodyStart = start + 1
-        var sum: UInt64 = 0
-        var bodyEnd = end
-        var count = 0
-        var fieldStart = bodyStart
-        var position = bodyStart
-        while position < end {
-            let word = ByteWord(line, at: position, end: end)
-            var body = word.valid
-            let stars = word.matching(UInt8(ascii: "*"))
-            if stars != 0 {
-                let index = stars.trailingZeroBitCount / 8
-                body &= ByteWord.firstBytes(index)
-                bodyEnd = position + index
+        guard var start = firstMark(line, end: end) else { return .notNMEA }
+        var sum: UInt64
+        var bodyEnd: Int
+        var count: Int
+        var fieldStart: Int
+        scan: while true {
+            sum = 0
+            bodyEnd = end
+            count = 0
+            fieldStart = start + 1
+            var position = start + 1
+            while position < end {
+                let word = ByteWord(line, at: position, end: end)
+                var body = word.valid
+                let stars = word.matching(UInt8(ascii: "*"))
+                if stars != 0 {
+                    let index = stars.trailingZeroBitCount / 8
+                    body &= ByteWord.firstBytes(index)
+                    bodyEnd = position + index
+                }
+                let marks = (word.matching(UInt8(ascii: "$")) | word.matching(UInt8(ascii: "!"))) & body
+                if marks != 0 {
+                    start = position + (63 - marks.leadingZeroBitCount) / 8
+                    continue scan
+                }
+                if word.unprintable & body != 0 {
+                    // Binary noise: only a later `$` or `!` can start a sentence.
+                    guard let later = lastMark(line, from: position, end: end) else { return .notNMEA }
+                    start = later
+                    continue scan
+                }
+                sum ^= word.bits & body
+                var commas = word.matching(UInt8(ascii: ",")) & body
+                while commas != 0, count < NMEAFields.capacity {
+                    let comma = position &+ commas.trailingZeroBitCount &>> 3
+                    bounds[2 &* count] = Int32(truncatingIfNeeded: fieldStart &- start &- 1)
+                    bounds[2 &* count &+ 1] = Int32(truncatingIfNeeded: comma &- start &- 1)
+                    count &+= 1
+                    fieldStart = comma &+ 1
+                    commas &= commas &- 1
+                }
+                if stars != 0 { break }
+                position += 8
             }
-            guard word.unprintable & body == 0 else { return .notNMEA }
-            sum ^= word.bits & body
-            var commas = word.matching(UInt8(ascii: ",")) & body
-            while commas != 0, count < NMEAFields.capacity {
-                let comma = position &+ commas.trailingZeroBitCount &>> 3
-                bounds[2 &* count] = Int32(truncatingIfNeeded: fieldStart &- bodyStart)
-                bounds[2 &* count &+ 1] = Int32(truncatingIfNeeded: comma &- bodyStart)
-                count &+= 1
-                fieldStart = comma &+ 1
-                commas &= commas &- 1
+            // A `$` or `!` after the `*` starts the sentence over, too (there are two bytes, as a rule).
+            var after = end
+            while after > bodyEnd + 1 {
+                after -= 1
+                if line[after] == UInt8(ascii: "$") || line[after] == UInt8(ascii: "!") {
+                    start = after
+                    continue scan
+                }
             }
-            if stars != 0 { break }
-            position += 8
+            break
         }
+        let bodyStart = start + 1
         let hasChecksum = bodyEnd < end
         if hasChecksum {
             sum ^= sum >> 32
@@ -123,17 +149,31 @@ public enum NMEAParser {
         return classify(NMEAFields(bytes: body, bounds: bounds, count: count), hasChecksum: hasChecksum)
     }
 
-    /// The offset of the last `$` or `!` before `end`, where the sentence starts.
-    private static func sentenceStart(_ line: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
-        var wordEnd = end
-        while wordEnd > 0 {
-            let wordStart = max(wordEnd - 8, 0)
-            let word = ByteWord(line, at: wordStart, end: wordEnd)
+    /// The offset of the first `$` or `!` before `end`, nil when there is none.
+    private static func firstMark(_ line: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        guard end > 0 else { return nil }
+        if line[0] == UInt8(ascii: "$") || line[0] == UInt8(ascii: "!") { return 0 }
+        var position = 0
+        while position < end {
+            let word = ByteWord(line, at: position, end: end)
             let marks = word.matching(UInt8(ascii: "$")) | word.matching(UInt8(ascii: "!"))
-            if marks != 0 { return wordStart + (63 - marks.leadingZeroBitCount) / 8 }
-            wordEnd = wordStart
+            if marks != 0 { return position + marks.trailingZeroBitCount / 8 }
+            position += 8
         }
         return nil
+    }
+
+    /// The offset of the last `$` or `!` in `start..<end`, nil when there is none.
+    private static func lastMark(_ line: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int? {
+        var mark: Int?
+        var position = start
+        while position < end {
+            let word = ByteWord(line, at: position, end: end)
+            let marks = word.matching(UInt8(ascii: "$")) | word.matching(UInt8(ascii: "!"))
+            if marks != 0 { mark = position + (63 - marks.leadingZeroBitCount) / 8 }
+            position += 8
+        }
+        return mark
     }
 
     /// The sentence type of `fields` and how many of them count, if locationd decodes that
