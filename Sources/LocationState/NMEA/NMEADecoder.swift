@@ -76,8 +76,8 @@ public struct NMEADecoder: Sendable {
         while index < bytes.count {
             let word = ByteWord(bytes, at: index, end: bytes.count)
             let ends = word.matching(10) | word.matching(13)
-            if ends != 0 { return index + ends.trailingZeroBitCount / 8 }
-            index += 8
+            if ends != 0 { return index &+ ends.trailingZeroBitCount / 8 }
+            index &+= 8
         }
         return bytes.count
     }

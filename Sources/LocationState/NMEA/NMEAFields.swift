@@ -31,12 +31,14 @@ struct NMEAFields {
     func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
 
     /// The first byte of field `index`, nil when the field is empty.
+    @inline(__always)
     func character(_ index: Int) -> UInt8? {
         let range = range(index)
         return range.isEmpty ? nil : bytes[range.lowerBound]
     }
 
     /// A non-negative decimal integer, nil when empty or not all digits.
+    @inline(__always)
     func integer(_ index: Int) -> Int? {
         let range = range(index)
         guard !range.isEmpty, range.count <= 9 else { return nil }
@@ -95,6 +97,7 @@ struct NMEAFields {
     }
 
     /// A latitude `ddmm.mmm` at `index` with its hemisphere (`N`/`S`) at `index + 1`, in signed degrees.
+    @inline(__always)
     func latitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 90) else { return nil }
         switch character(index + 1) {
@@ -105,6 +108,7 @@ struct NMEAFields {
     }
 
     /// A longitude `dddmm.mmm` at `index` with its hemisphere (`E`/`W`) at `index + 1`, in signed degrees.
+    @inline(__always)
     func longitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 180) else { return nil }
         switch character(index + 1) {
@@ -114,6 +118,7 @@ struct NMEAFields {
         }
     }
 
+    @inline(__always)
     private func angle(_ index: Int, maximum: Double) -> Double? {
         guard let value = number(index), value >= 0 else { return nil }
         let degrees = (value / 100).rounded(.down)
@@ -135,7 +140,8 @@ struct NMEAFields {
         let length = range.upperBound - position
         if length <= 18 {
             guard let (mantissa, fractionDigits) = shortNumber(bytes, position..<range.upperBound) else { return nil }
-            let value = Double(mantissa) / powerOfTen(fractionDigits)
+            // The mantissa is below 10^18, so the signed conversion (one instruction) is exact.
+            let value = Double(Int64(bitPattern: mantissa)) / powerOfTen(fractionDigits)
             return negative ? -value : value
         }
         var mantissa: UInt64 = 0
