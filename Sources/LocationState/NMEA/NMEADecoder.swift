@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Decodes an NMEA byte stream, chunk by chunk, into fixes: line framing, parsing and epoch assembly.
 ///
 /// Lines end in LF, CRLF or CR. A line longer than ``maximumLineLength`` is dropped
@@ -71,7 +79,25 @@ public struct NMEADecoder: Sendable {
     }
 
     /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
+    ///
+    /// Asks the C library's vectorised `memchr` for the first LF, then for a CR before it,
+    /// within one longest line: beyond that the line is dropped anyway, and a file whose lines
+    /// end in CR alone is not searched to the end of the chunk for an LF on every line.
     private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let windowEnd = min(bytes.count, start + maximumLineLength + 1)
+        var end = windowEnd
+        if let lineFeed = memchr(base + start, 10, windowEnd - start) {
+            end = UnsafeRawPointer(lineFeed) - UnsafeRawPointer(base)
+        }
+        if let carriageReturn = memchr(base + start, 13, end - start) {
+            return UnsafeRawPointer(carriageReturn) - UnsafeRawPointer(base)
+        }
+        return end < windowEnd || windowEnd == bytes.count ? end : wordTerminator(in: bytes, from: windowEnd)
+    }
+
+    /// ``terminator(in:from:)`` eight bytes at a time, past the window of an over-long line.
+    private static func wordTerminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             let word = ByteWord(bytes, at: index, end: bytes.count)
