@@ -54,22 +54,80 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).
+    ///
+    /// Each value is optional to its users and stored without the optional's tag: an absent
+    /// number is NaN (no sentence gives one: every decoded number is finite), an absent count
+    /// `Int.min`. That keeps the state at 112 bytes, which the compiler copies with a few
+    /// vector moves; with the tags (216 bytes) every copy was a call to memcpy.
     private struct State {
         var mode: FixMode = .unknown
-        var status: Int?
-        var latitude: Double?
-        var longitude: Double?
-        var altitudeMSL: Double?
-        var geoidSeparation: Double?
-        var speed: Double?
-        var track: Double?
-        var satellites: Int?
-        var hdop: Double?
-        var vdop: Double?
+        private var storedStatus = Int.min
+        private var storedSatellites = Int.min
+        private var storedLatitude = Double.nan
+        private var storedLongitude = Double.nan
+        private var storedAltitudeMSL = Double.nan
+        private var storedGeoidSeparation = Double.nan
+        private var storedSpeed = Double.nan
+        private var storedTrack = Double.nan
+        private var storedHdop = Double.nan
+        private var storedVdop = Double.nan
+        private var storedLatitudeError = Double.nan
+        private var storedLongitudeError = Double.nan
+        private var storedAltitudeError = Double.nan
+
+        var status: Int? {
+            get { storedStatus == .min ? nil : storedStatus }
+            set { storedStatus = newValue ?? .min }
+        }
+        var satellites: Int? {
+            get { storedSatellites == .min ? nil : storedSatellites }
+            set { storedSatellites = newValue ?? .min }
+        }
+        var latitude: Double? {
+            get { storedLatitude.isNaN ? nil : storedLatitude }
+            set { storedLatitude = newValue ?? .nan }
+        }
+        var longitude: Double? {
+            get { storedLongitude.isNaN ? nil : storedLongitude }
+            set { storedLongitude = newValue ?? .nan }
+        }
+        var altitudeMSL: Double? {
+            get { storedAltitudeMSL.isNaN ? nil : storedAltitudeMSL }
+            set { storedAltitudeMSL = newValue ?? .nan }
+        }
+        var geoidSeparation: Double? {
+            get { storedGeoidSeparation.isNaN ? nil : storedGeoidSeparation }
+            set { storedGeoidSeparation = newValue ?? .nan }
+        }
+        var speed: Double? {
+            get { storedSpeed.isNaN ? nil : storedSpeed }
+            set { storedSpeed = newValue ?? .nan }
+        }
+        var track: Double? {
+            get { storedTrack.isNaN ? nil : storedTrack }
+            set { storedTrack = newValue ?? .nan }
+        }
+        var hdop: Double? {
+            get { storedHdop.isNaN ? nil : storedHdop }
+            set { storedHdop = newValue ?? .nan }
+        }
+        var vdop: Double? {
+            get { storedVdop.isNaN ? nil : storedVdop }
+            set { storedVdop = newValue ?? .nan }
+        }
         /// GST one-sigma errors: latitude, longitude, altitude (metres).
-        var latitudeError: Double?
-        var longitudeError: Double?
-        var altitudeError: Double?
+        var latitudeError: Double? {
+            get { storedLatitudeError.isNaN ? nil : storedLatitudeError }
+            set { storedLatitudeError = newValue ?? .nan }
+        }
+        var longitudeError: Double? {
+            get { storedLongitudeError.isNaN ? nil : storedLongitudeError }
+            set { storedLongitudeError = newValue ?? .nan }
+        }
+        var altitudeError: Double? {
+            get { storedAltitudeError.isNaN ? nil : storedAltitudeError }
+            set { storedAltitudeError = newValue ?? .nan }
+        }
     }
 
     /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
@@ -101,8 +159,10 @@ public struct NMEAEpochAssembler: Sendable {
     private var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
-    /// The epoch's state and time when its end sentence arrived.
-    private var pending: (State, Date?)?
+    /// The epoch's state when its end sentence arrived, until it is emitted (two fields
+    /// rather than an optional tuple, which would be too large to copy without memcpy).
+    private var pending: State?
+    private var pendingTime: Date?
     private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
     private var satellitesUsed = 0
@@ -271,17 +331,16 @@ public struct NMEAEpochAssembler: Sendable {
     /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
     private mutating func report() {
         lastReportedMode = state.mode
-        pending = (
-            state,
-            epochTime.flatMap {
-                NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
-            }
-        )
+        pending = state
+        pendingTime = epochTime.flatMap {
+            NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
+        }
     }
 
     /// Emits the reported epoch, if any, with the values derived from the previous fix.
     private mutating func release(_ emit: (ProviderEvent) -> Void) {
-        guard let (state, time) = pending else { return }
+        guard let state = pending else { return }
+        let time = pendingTime
         pending = nil
         guard state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude else {
             if state.mode == .noFix { emit(.noFix(time)) }
