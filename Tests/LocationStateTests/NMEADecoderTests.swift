@@ -88,6 +88,19 @@ struct NMEADecoderTests {
         #expect(fixes(events).count == 3)
     }
 
+    @Test(arguments: ["\n", "\r", "\r\n"])
+    func linesAroundTheLongestKeptLengthAreFramedAlike(_ ending: String) {
+        // The terminator search looks one longest line ahead, then goes on eight bytes at a time.
+        let sentence = threeEpochs[0]
+        let lengths = [512, 513, 514, 600, 2000]
+        let text = lengths.map { length in
+            sentence + String(repeating: " ", count: length - sentence.utf8.count) + ending + threeEpochs[1] + ending
+        }.joined()
+        let (_, statistics) = decodeNMEA(text)
+        #expect(statistics.droppedLines == 4)
+        #expect(statistics.sentences == 1 + lengths.count)
+    }
+
     @Test func overLongLineWithoutNewlineAtTheEndIsDropped() {
         var decoder = NMEADecoder()
         let chunk = [UInt8](repeating: UInt8(ascii: "$"), count: 1 << 16)

@@ -18,10 +18,12 @@ struct ByteWord {
     /// - Important: `offset < end <= buffer.count`.
     @inline(__always)
     init(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) {
-        let available = end - offset
+        // Unchecked arithmetic and unwrap: the precondition bounds both, and this runs for every eight bytes read.
+        let available = end &- offset
         if available >= 8 {
             bits = UInt64(
-                littleEndian: UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+                littleEndian: UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(
+                    as: UInt64.self))
             valid = .max
         } else {
             var bits: UInt64 = 0

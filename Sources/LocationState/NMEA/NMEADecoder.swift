@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Decodes an NMEA byte stream, chunk by chunk, into fixes: line framing, parsing and epoch assembly.
 ///
 /// Lines end in LF, CRLF or CR. A line longer than ``maximumLineLength`` is dropped
@@ -24,6 +32,16 @@ public struct NMEADecoder: Sendable {
     public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
+            decode(bytes, bounds: bounds, emit)
+        }
+    }
+
+    /// ``decode(_:_:)`` with `bounds` as the parser's room for field offsets, allocated once per chunk.
+    private mutating func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>,
+        _ emit: (ProviderEvent) -> Void
+    ) {
         let limit = NMEADecoder.maximumLineLength
         var lineStart = 0
         while lineStart < bytes.count {
@@ -47,12 +65,12 @@ public struct NMEADecoder: Sendable {
                 statistics.droppedLines += 1
                 pending.removeAll(keepingCapacity: true)
             } else if pending.isEmpty {
-                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), emit)
+                line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), bounds: bounds, emit)
             } else {
                 var carried = pending
                 pending = []
                 carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                carried.withUnsafeBufferPointer { line($0, emit) }
+                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
                 carried.removeAll(keepingCapacity: true)
                 pending = carried
             }
@@ -61,13 +79,31 @@ public struct NMEADecoder: Sendable {
     }
 
     /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
+    ///
+    /// Asks the C library's vectorised `memchr` for the first LF, then for a CR before it,
+    /// within one longest line: beyond that the line is dropped anyway, and a file whose lines
+    /// end in CR alone is not searched to the end of the chunk for an LF on every line.
     private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let windowEnd = min(bytes.count, start + maximumLineLength + 1)
+        var end = windowEnd
+        if let lineFeed = memchr(base + start, 10, windowEnd - start) {
+            end = UnsafeRawPointer(lineFeed) - UnsafeRawPointer(base)
+        }
+        if let carriageReturn = memchr(base + start, 13, end - start) {
+            return UnsafeRawPointer(carriageReturn) - UnsafeRawPointer(base)
+        }
+        return end < windowEnd || windowEnd == bytes.count ? end : wordTerminator(in: bytes, from: windowEnd)
+    }
+
+    /// ``terminator(in:from:)`` eight bytes at a time, past the window of an over-long line.
+    private static func wordTerminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             let word = ByteWord(bytes, at: index, end: bytes.count)
             let ends = word.matching(10) | word.matching(13)
-            if ends != 0 { return index + ends.trailingZeroBitCount / 8 }
-            index += 8
+            if ends != 0 { return index &+ ends.trailingZeroBitCount / 8 }
+            index &+= 8
         }
         return bytes.count
     }
@@ -83,7 +119,9 @@ public struct NMEADecoder: Sendable {
         if !discarding, !pending.isEmpty {
             let carried = pending
             pending = []
-            carried.withUnsafeBufferPointer { line($0, emit) }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
+                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
+            }
         }
         discarding = false
         var fixes = 0
@@ -94,20 +132,23 @@ public struct NMEADecoder: Sendable {
         statistics.fixes += fixes
     }
 
-    private mutating func line(_ line: UnsafeBufferPointer<UInt8>, _ emit: (ProviderEvent) -> Void) {
+    private mutating func line(
+        _ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, _ emit: (ProviderEvent) -> Void
+    ) {
         guard let first = line.first else { return }
         if first == UInt8(ascii: "#") {
             statistics.comments += 1
             return
         }
-        switch NMEAParser.parse(line) {
-        case .sentence(let sentence):
+        switch NMEAParser.read(line, bounds: bounds) {
+        case .fields(let fields, let type, let talker, let count):
             statistics.sentences += 1
             var fixes = 0
-            assembler.add(sentence) { event in
+            let decoded = add(fields, type, talker: talker, count: count) { event in
                 if case .fix = event { fixes += 1 }
                 emit(event)
             }
+            if !decoded { statistics.malformedSentences += 1 }
             statistics.fixes += fixes
         case .unknown:
             statistics.sentences += 1
@@ -120,5 +161,28 @@ public struct NMEADecoder: Sendable {
         case .notNMEA:
             statistics.droppedLines += 1
         }
+    }
+
+    /// Decodes a sentence's fields and hands it to the assembler as its own type, never
+    /// built into an ``NMEASentence`` (copying that enum cost more than decoding the fields);
+    /// false when the fields do not fit the type (what ``NMEAParser/body(_:_:count:)`` calls malformed).
+    private mutating func add(
+        _ fields: NMEAFields, _ type: NMEAParser.SentenceType, talker: NMEATalker, count: Int,
+        _ emit: (ProviderEvent) -> Void
+    ) -> Bool {
+        switch type {
+        case .gga: assembler.add(NMEAParser.gga(fields), talker: talker, emit)
+        case .rmc: assembler.add(NMEAParser.rmc(fields), emit)
+        case .gll: assembler.add(NMEAParser.gll(fields), emit)
+        case .gsa: assembler.add(NMEAParser.gsa(fields, count: count), talker: talker, emit)
+        case .gsv:
+            guard let gsv = NMEAParser.gsv(fields, count: count) else { return false }
+            assembler.add(gsv, emit)
+        case .vtg: assembler.add(NMEAParser.vtg(fields), emit)
+        case .gns: assembler.add(NMEAParser.gns(fields), emit)
+        case .zda: assembler.add(NMEAParser.zda(fields), emit)
+        case .gst: assembler.add(NMEAParser.gst(fields), emit)
+        }
+        return true
     }
 }

@@ -54,22 +54,80 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).
+    ///
+    /// Each value is optional to its users and stored without the optional's tag: an absent
+    /// number is NaN (no sentence gives one: every decoded number is finite), an absent count
+    /// `Int.min`. That keeps the state at 112 bytes, which the compiler copies with a few
+    /// vector moves; with the tags (216 bytes) every copy was a call to memcpy.
     private struct State {
         var mode: FixMode = .unknown
-        var status: Int?
-        var latitude: Double?
-        var longitude: Double?
-        var altitudeMSL: Double?
-        var geoidSeparation: Double?
-        var speed: Double?
-        var track: Double?
-        var satellites: Int?
-        var hdop: Double?
-        var vdop: Double?
+        private var storedStatus = Int.min
+        private var storedSatellites = Int.min
+        private var storedLatitude = Double.nan
+        private var storedLongitude = Double.nan
+        private var storedAltitudeMSL = Double.nan
+        private var storedGeoidSeparation = Double.nan
+        private var storedSpeed = Double.nan
+        private var storedTrack = Double.nan
+        private var storedHdop = Double.nan
+        private var storedVdop = Double.nan
+        private var storedLatitudeError = Double.nan
+        private var storedLongitudeError = Double.nan
+        private var storedAltitudeError = Double.nan
+
+        var status: Int? {
+            get { storedStatus == .min ? nil : storedStatus }
+            set { storedStatus = newValue ?? .min }
+        }
+        var satellites: Int? {
+            get { storedSatellites == .min ? nil : storedSatellites }
+            set { storedSatellites = newValue ?? .min }
+        }
+        var latitude: Double? {
+            get { storedLatitude.isNaN ? nil : storedLatitude }
+            set { storedLatitude = newValue ?? .nan }
+        }
+        var longitude: Double? {
+            get { storedLongitude.isNaN ? nil : storedLongitude }
+            set { storedLongitude = newValue ?? .nan }
+        }
+        var altitudeMSL: Double? {
+            get { storedAltitudeMSL.isNaN ? nil : storedAltitudeMSL }
+            set { storedAltitudeMSL = newValue ?? .nan }
+        }
+        var geoidSeparation: Double? {
+            get { storedGeoidSeparation.isNaN ? nil : storedGeoidSeparation }
+            set { storedGeoidSeparation = newValue ?? .nan }
+        }
+        var speed: Double? {
+            get { storedSpeed.isNaN ? nil : storedSpeed }
+            set { storedSpeed = newValue ?? .nan }
+        }
+        var track: Double? {
+            get { storedTrack.isNaN ? nil : storedTrack }
+            set { storedTrack = newValue ?? .nan }
+        }
+        var hdop: Double? {
+            get { storedHdop.isNaN ? nil : storedHdop }
+            set { storedHdop = newValue ?? .nan }
+        }
+        var vdop: Double? {
+            get { storedVdop.isNaN ? nil : storedVdop }
+            set { storedVdop = newValue ?? .nan }
+        }
         /// GST one-sigma errors: latitude, longitude, altitude (metres).
-        var latitudeError: Double?
-        var longitudeError: Double?
-        var altitudeError: Double?
+        var latitudeError: Double? {
+            get { storedLatitudeError.isNaN ? nil : storedLatitudeError }
+            set { storedLatitudeError = newValue ?? .nan }
+        }
+        var longitudeError: Double? {
+            get { storedLongitudeError.isNaN ? nil : storedLongitudeError }
+            set { storedLongitudeError = newValue ?? .nan }
+        }
+        var altitudeError: Double? {
+            get { storedAltitudeError.isNaN ? nil : storedAltitudeError }
+            set { storedAltitudeError = newValue ?? .nan }
+        }
     }
 
     /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
@@ -101,8 +159,10 @@ public struct NMEAEpochAssembler: Sendable {
     private var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
-    /// The epoch's state and time when its end sentence arrived.
-    private var pending: (State, Date?)?
+    /// The epoch's state when its end sentence arrived, until it is emitted (two fields
+    /// rather than an optional tuple, which would be too large to copy without memcpy).
+    private var pending: State?
+    private var pendingTime: Date?
     private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
     private var satellitesUsed = 0
@@ -116,63 +176,105 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
     public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
-        let prior = Prior(
+        switch sentence.body {
+        case .gga(let gga): add(gga, talker: sentence.talker, emit)
+        case .rmc(let rmc): add(rmc, emit)
+        case .gll(let gll): add(gll, emit)
+        case .gns(let gns): add(gns, emit)
+        case .gsa(let gsa): add(gsa, talker: sentence.talker, emit)
+        case .vtg(let vtg): add(vtg, emit)
+        case .zda(let zda): add(zda, emit)
+        case .gst(let gst): add(gst, emit)
+        case .gsv(let gsv): add(gsv, emit)
+        }
+    }
+
+    mutating func add(_ gga: NMEASentence.GGA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        decide(gga, talker: talker, into: &next)
+        conclude(.gga, timed: gga.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ rmc: NMEASentence.RMC, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var timed: Int?
+        if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
+            let date = rmc.date
+        {
+            timed = time
+            day = date.daysSince1970
+        }
+        var next = State()
+        NMEAEpochAssembler.decide(rmc, prior: prior, into: &next)
+        conclude(.rmc, timed: timed, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gll: NMEASentence.GLL, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
+        conclude(.gll, timed: gll.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gns: NMEASentence.GNS, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        let setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
+        conclude(.gns, timed: gns.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ gsa: NMEASentence.GSA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+        let prior = prior
+        var next = State()
+        let setsMode = decide(gsa, talker: talker, into: &next)
+        conclude(.gsa, timed: nil, setsMode: setsMode, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ vtg: NMEASentence.VTG, _ emit: (ProviderEvent) -> Void) {
+        var next = State()
+        if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
+            vtg.faaMode != UInt8(ascii: "E")
+        {
+            next.track = track
+            next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot
+        }
+        conclude(.vtg, timed: nil, setsMode: false, next: next, prior: prior, emit)
+    }
+
+    mutating func add(_ zda: NMEASentence.ZDA, _ emit: (ProviderEvent) -> Void) {
+        if let date = zda.date { day = date.daysSince1970 }
+        conclude(.zda, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A GSV ends no cycle and sets nothing; it only takes its place in the sentence order.
+    mutating func add(_: NMEASentence.GSV, _ emit: (ProviderEvent) -> Void) {
+        conclude(.gsv, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {
+        var next = State()
+        if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
+            next.latitudeError = latitudeError
+            next.longitudeError = longitudeError
+            next.altitudeError = gst.altitudeError
+        }
+        conclude(.gst, timed: nil, setsMode: false, next: next, prior: prior, emit)
+    }
+
+    /// What the handlers see of the state before the sentence.
+    private var prior: Prior {
+        Prior(
             mode: state.mode, altitudeMSL: state.altitudeMSL, hasSatellites: state.satellites != nil,
             satellitesUsed: satellitesUsed, lastReportedMode: lastReportedMode,
             previousHadAltitude: previousHadAltitude)
-        var timed: Int?
-        let kind: Kind
-        var setsMode = false
-        var next = State()
-        switch sentence.body {
-        case .gga(let gga):
-            kind = .gga
-            timed = gga.timeOfDay
-            setsMode = true
-            decide(gga, talker: sentence.talker, into: &next)
-        case .rmc(let rmc):
-            kind = .rmc
-            if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
-                let date = rmc.date
-            {
-                timed = time
-                day = date.daysSince1970
-            }
-            setsMode = true
-            NMEAEpochAssembler.decide(rmc, prior: prior, into: &next)
-        case .gll(let gll):
-            kind = .gll
-            timed = gll.timeOfDay
-            setsMode = true
-            NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
-        case .gns(let gns):
-            kind = .gns
-            timed = gns.timeOfDay
-            setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
-        case .gsa(let gsa):
-            kind = .gsa
-            setsMode = decide(gsa, talker: sentence.talker, into: &next)
-        case .vtg(let vtg):
-            kind = .vtg
-            if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
-                vtg.faaMode != UInt8(ascii: "E")
-            {
-                next.track = track
-                next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot
-            }
-        case .zda(let zda):
-            kind = .zda
-            if let date = zda.date { day = date.daysSince1970 }
-        case .gst(let gst):
-            kind = .gst
-            if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
-                next.latitudeError = latitudeError
-                next.longitudeError = longitudeError
-                next.altitudeError = gst.altitudeError
-            }
-        case .gsv:
-            kind = .gsv
-        }
+    }
+
+    /// The common end of every sentence: a new cycle if it is timed and its time moved on,
+    /// the merge of what it decided, and the epoch's fix if it ends a cycle.
+    private mutating func conclude(
+        _ kind: Kind, timed: Int?, setsMode: Bool, next: State, prior: Prior, _ emit: (ProviderEvent) -> Void
+    ) {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
@@ -229,17 +331,16 @@ public struct NMEAEpochAssembler: Sendable {
     /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
     private mutating func report() {
         lastReportedMode = state.mode
-        pending = (
-            state,
-            epochTime.flatMap {
-                NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
-            }
-        )
+        pending = state
+        pendingTime = epochTime.flatMap {
+            NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
+        }
     }
 
     /// Emits the reported epoch, if any, with the values derived from the previous fix.
     private mutating func release(_ emit: (ProviderEvent) -> Void) {
-        guard let (state, time) = pending else { return }
+        guard let state = pending else { return }
+        let time = pendingTime
         pending = nil
         guard state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude else {
             if state.mode == .noFix { emit(.noFix(time)) }

@@ -31,12 +31,14 @@ struct NMEAFields {
     func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
 
     /// The first byte of field `index`, nil when the field is empty.
+    @inline(__always)
     func character(_ index: Int) -> UInt8? {
         let range = range(index)
         return range.isEmpty ? nil : bytes[range.lowerBound]
     }
 
     /// A non-negative decimal integer, nil when empty or not all digits.
+    @inline(__always)
     func integer(_ index: Int) -> Int? {
         let range = range(index)
         guard !range.isEmpty, range.count <= 9 else { return nil }
@@ -56,18 +58,13 @@ struct NMEAFields {
     func timeOfDay(_ index: Int) -> Int? {
         let range = range(index)
         guard range.count >= 6 else { return nil }
-        var digits = 0
-        var value = [0, 0, 0]
-        for pair in 0..<3 {
-            let tens = Int(bytes[range.lowerBound + 2 * pair]) &- 48
-            let ones = Int(bytes[range.lowerBound + 2 * pair + 1]) &- 48
-            guard tens >= 0, tens <= 9, ones >= 0, ones <= 9 else { return nil }
-            value[pair] = tens * 10 + ones
-            digits += 2
-        }
-        guard value[0] < 24, value[1] < 60, value[2] <= 60 else { return nil }
+        let start = range.lowerBound
+        let hours = twoDigits(at: start)
+        let minutes = twoDigits(at: start + 2)
+        let seconds = twoDigits(at: start + 4)
+        guard hours >= 0, minutes >= 0, seconds >= 0, hours < 24, minutes < 60, seconds <= 60 else { return nil }
         var milliseconds = 0
-        var position = range.lowerBound + 6
+        var position = start + 6
         if position < range.upperBound {
             guard bytes[position] == UInt8(ascii: ".") else { return nil }
             position += 1
@@ -80,7 +77,16 @@ struct NMEAFields {
                 position += 1
             }
         }
-        return ((value[0] * 60 + value[1]) * 60 + value[2]) * 1000 + milliseconds
+        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds
+    }
+
+    /// The two-digit number at `position`, or -1 when either byte is not a digit.
+    @inline(__always)
+    private func twoDigits(at position: Int) -> Int {
+        let tens = Int(bytes[position]) &- 48
+        let ones = Int(bytes[position + 1]) &- 48
+        guard tens >= 0, tens <= 9, ones >= 0, ones <= 9 else { return -1 }
+        return tens * 10 + ones
     }
 
     /// A date `ddmmyy` with the two-digit year rule of ``NMEADate/year(twoDigit:)``.
@@ -91,6 +97,7 @@ struct NMEAFields {
     }
 
     /// A latitude `ddmm.mmm` at `index` with its hemisphere (`N`/`S`) at `index + 1`, in signed degrees.
+    @inline(__always)
     func latitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 90) else { return nil }
         switch character(index + 1) {
@@ -101,6 +108,7 @@ struct NMEAFields {
     }
 
     /// A longitude `dddmm.mmm` at `index` with its hemisphere (`E`/`W`) at `index + 1`, in signed degrees.
+    @inline(__always)
     func longitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 180) else { return nil }
         switch character(index + 1) {
@@ -110,6 +118,7 @@ struct NMEAFields {
         }
     }
 
+    @inline(__always)
     private func angle(_ index: Int, maximum: Double) -> Double? {
         guard let value = number(index), value >= 0 else { return nil }
         let degrees = (value / 100).rounded(.down)
@@ -128,9 +137,11 @@ struct NMEAFields {
             negative = bytes[position] == UInt8(ascii: "-")
             position += 1
         }
-        if range.upperBound - position <= 18 {
+        let length = range.upperBound - position
+        if length <= 18 {
             guard let (mantissa, fractionDigits) = shortNumber(bytes, position..<range.upperBound) else { return nil }
-            let value = Double(mantissa) / powerOfTen(fractionDigits)
+            // The mantissa is below 10^18, so the signed conversion (one instruction) is exact.
+            let value = Double(Int64(bitPattern: mantissa)) / powerOfTen(fractionDigits)
             return negative ? -value : value
         }
         var mantissa: UInt64 = 0
@@ -171,22 +182,27 @@ struct NMEAFields {
     private static func shortNumber(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> (mantissa: UInt64, fractionDigits: Int)? {
+        guard !range.isEmpty else { return nil }
+        var byte = bytes.baseAddress! + range.lowerBound
+        let end = bytes.baseAddress! + range.upperBound
         var mantissa: UInt64 = 0
-        var point = -1
-        for position in range {
-            let byte = bytes[position]
-            let digit = UInt64(byte &- 48)
-            if digit <= 9 {
-                mantissa = mantissa &* 10 &+ digit
-            } else if byte == UInt8(ascii: "."), point < 0 {
-                point = position
-            } else {
-                return nil
-            }
+        repeat {
+            let digit = UInt64(byte.pointee &- 48)
+            if digit > 9 { break }
+            mantissa = mantissa &* 10 &+ digit
+            byte += 1
+        } while byte < end
+        guard byte < end else { return (mantissa, 0) }
+        guard byte.pointee == UInt8(ascii: "."), range.count > 1 else { return nil }
+        byte += 1
+        let fractionStart = byte
+        while byte < end {
+            let digit = UInt64(byte.pointee &- 48)
+            guard digit <= 9 else { return nil }
+            mantissa = mantissa &* 10 &+ digit
+            byte += 1
         }
-        let fractionDigits = point < 0 ? 0 : range.upperBound - point - 1
-        guard range.count - (point < 0 ? 0 : 1) > 0 else { return nil }
-        return (mantissa, fractionDigits)
+        return (mantissa, end - fractionStart)
     }
 
     /// 10^`exponent` for 0...18, each exact in a Double (a constant table, no lazy global).
