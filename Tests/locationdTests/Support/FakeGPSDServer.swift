@@ -22,6 +22,8 @@ final class FakeGPSDServer: @unchecked Sendable {
     private let lock = NSLock()
     private var open: [Int32] = []
     private var stopped = false
+    /// Signalled by the accepting thread when it has closed the listener and ended.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Listens on 127.0.0.1; answers every connection with `reply`, then `then`.
     init(reply: Data, then: Then) throws {
@@ -44,22 +46,37 @@ final class FakeGPSDServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops accepting and closes every held connection.
+    /// Stops accepting, closes every held connection, and returns once the accepting
+    /// thread has ended.
+    ///
+    /// The listener is closed by the accepting thread itself, after its last `accept`:
+    /// closed here, its descriptor number could be reused at once by a socket of a test
+    /// running in parallel, and this server's thread would accept that test's connections.
     func stop() {
-        let sockets: [Int32] = lock.withLock {
+        let sockets: [Int32]? = lock.withLock {
+            guard !stopped else { return nil }
             stopped = true
             defer { open = [] }
             return open
         }
+        guard let sockets else { return }
         for socket in sockets { close(socket) }
+        // Wakes the thread from `accept` with an error.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        ended.wait()
     }
 
     private func serve(reply: Data, then: Then) {
+        defer {
+            close(listener)
+            ended.signal()
+        }
         while true {
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
             _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             let keep: Bool = lock.withLock {
                 guard !stopped, then == .holdOpen else { return false }
