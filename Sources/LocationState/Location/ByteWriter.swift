@@ -100,68 +100,96 @@ struct ByteWriter {
         return rest >= 10 ? count + 1 : count
     }
 
-    /// 10^0 ... 10^12.
-    private static let scales:
-        (
-            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-            Double, Double
-        ) = (1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12)
+    /// 10^`exponent` for `exponent` in 0...19; a constant when `exponent` is.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        var power: UInt64 = 1
+        for _ in 0..<exponent { power &*= 10 }
+        return power
+    }
 
     /// Writes `value` rounded to `decimals` (0...12) places, `null` when not finite; at most 32 bytes.
+    ///
+    /// Rounds half away from zero the `Double` product of `value` and 10^decimals; a value
+    /// whose product is 9e15 or more is written as Swift's shortest representation.
     mutating func decimal(_ value: Double, decimals: Int) {
+        // One copy per count of decimals the writers use, in which 10^decimals is a
+        // constant: dividing by it is then a multiplication.
+        switch decimals {
+        case 9: fixedPoint(value, decimals: 9)
+        case 3: fixedPoint(value, decimals: 3)
+        case 2: fixedPoint(value, decimals: 2)
+        case 4: fixedPoint(value, decimals: 4)
+        case 6: fixedPoint(value, decimals: 6)
+        case 1: fixedPoint(value, decimals: 1)
+        default: fixedPoint(value, decimals: decimals)
+        }
+    }
+
+    @inline(__always)
+    private mutating func fixedPoint(_ value: Double, decimals: Int) {
         guard value.isFinite else {
             literal("null")
             return
         }
-        let scale = withUnsafeBytes(of: ByteWriter.scales) { $0.load(fromByteOffset: decimals * 8, as: Double.self) }
-        let product = abs(value) * scale
+        let divisor = ByteWriter.powerOfTen(decimals)
+        let product = abs(value) * Double(divisor)
         // `product.rounded()` (half away from zero) without the libm call: truncating
-        // is exact below 2^63, and so is the fraction `product - truncated`.
-        var units: UInt64 = 0
-        if product < 9.1e15 {
-            units = UInt64(product)
-            if product - Double(units) >= 0.5 { units += 1 }
-        }
-        guard product < 9.1e15, units < 9_000_000_000_000_000 else {
-            // Beyond exact integers: Swift's shortest representation (at most 24 characters).
-            var text = "\(value)"
-            text.withUTF8 { bytes($0) }
-            return
-        }
+        // is exact below 2^63, and so is the fraction `product - truncated`. Signed
+        // conversions, because x86-64 has single instructions only for those.
+        guard product < 9.1e15 else { return shortest(value) }
+        var units = Int64(product)
+        if product - Double(units) >= 0.5 { units += 1 }
+        guard units < 9_000_000_000_000_000 else { return shortest(value) }
         if value < 0, units != 0 { byte(UInt8(ascii: "-")) }
-        let divisor = UInt64(scale)
-        let whole = units / divisor
+        let magnitude = UInt64(units)
+        let whole = magnitude / divisor
         digits(whole, count: ByteWriter.digitCount(whole))
         if decimals > 0 {
             byte(UInt8(ascii: "."))
-            digits(units % divisor, count: decimals)
+            digits(magnitude % divisor, count: decimals)
         }
+    }
+
+    /// Writes `value` beyond exact integers: Swift's shortest representation (at most 24 characters).
+    private mutating func shortest(_ value: Double) {
+        var text = "\(value)"
+        text.withUTF8 { bytes($0) }
     }
 
     /// Writes `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`); 24 bytes for years 0...9999.
     mutating func iso8601(_ date: Date) {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Whole milliseconds, rounded down: `rounded(.down)` without the libm call.
+        let scaled = date.timeIntervalSince1970 * 1000
+        var totalMilliseconds = Int(scaled)
+        if Double(totalMilliseconds) > scaled { totalMilliseconds -= 1 }
         let milliseconds = totalMilliseconds.mod(1000)
         let seconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = seconds.mod(86_400)
         let (year, month, day) = UTCCalendar.civil(days: (seconds - secondOfDay) / 86_400)
-        integer(year, width: 4)
+        if (0...9999).contains(year) {
+            digits(UInt64(year), count: 4)
+        } else {
+            integer(year, width: 4)
+        }
         byte(UInt8(ascii: "-"))
-        integer(month, width: 2)
+        digits(UInt64(month), count: 2)
         byte(UInt8(ascii: "-"))
-        integer(day, width: 2)
+        digits(UInt64(day), count: 2)
         byte(UInt8(ascii: "T"))
-        integer(secondOfDay / 3600, width: 2)
+        digits(UInt64(secondOfDay / 3600), count: 2)
         byte(UInt8(ascii: ":"))
-        integer(secondOfDay / 60 % 60, width: 2)
+        digits(UInt64(secondOfDay / 60 % 60), count: 2)
         byte(UInt8(ascii: ":"))
-        integer(secondOfDay % 60, width: 2)
+        digits(UInt64(secondOfDay % 60), count: 2)
         byte(UInt8(ascii: "."))
-        integer(milliseconds, width: 3)
+        digits(UInt64(milliseconds), count: 3)
         byte(UInt8(ascii: "Z"))
     }
 
     /// Runs `body` with a writer over a temporary buffer of `capacity` bytes, then appends what it wrote to `out`.
+    ///
+    /// A buffer of at most 1024 bytes is on the stack; a larger one is allocated on the heap.
     static func append(to out: inout [UInt8], capacity: Int, _ body: (inout ByteWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = ByteWriter(buffer.baseAddress!)
