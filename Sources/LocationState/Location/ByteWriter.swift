@@ -64,13 +64,7 @@ struct ByteWriter {
     /// Writes the lowest `count` (0...24) decimal digits of `value`, zero-padded: `count` bytes.
     @inline(__always)
     mutating func digits(_ value: UInt64, count: Int) {
-        // "00" to "99": two digits per division.
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
-            81828384858687888990919293949596979899
-            """
-        let table = pairs.utf8Start
+        let table = ByteWriter.digitPairs
         var rest = value
         var position = cursor + count
         cursor = position
@@ -86,6 +80,37 @@ struct ByteWriter {
         if remaining == 1 {
             position[-1] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
         }
+    }
+
+    /// Writes `value` (below 10,000) in decimal without leading zeros, and without a
+    /// branch on its length: 1 to 4 bytes, but touches 4.
+    @inline(__always)
+    private mutating func smallInteger(_ value: UInt64) {
+        let table = ByteWriter.digitPairs
+        let high = Int(truncatingIfNeeded: value / 100) &* 2
+        let low = Int(truncatingIfNeeded: value % 100) &* 2
+        var count = 1
+        count &+= value >= 10 ? 1 : 0
+        count &+= value >= 100 ? 1 : 0
+        count &+= value >= 1000 ? 1 : 0
+        // The four digits, first in memory the most significant; shifted so that the
+        // leading zeros fall out.
+        var word = UInt32(table[high]) | UInt32(table[high &+ 1]) << 8
+        word |= UInt32(table[low]) << 16 | UInt32(table[low &+ 1]) << 24
+        word >>= UInt32(truncatingIfNeeded: 8 &* (4 &- count))
+        UnsafeMutableRawPointer(cursor).storeBytes(of: word.littleEndian, as: UInt32.self)
+        cursor += count
+    }
+
+    /// "00" to "99": two digits per division.
+    @inline(__always)
+    private static var digitPairs: UnsafePointer<UInt8> {
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
+            81828384858687888990919293949596979899
+            """
+        return pairs.utf8Start
     }
 
     /// How many decimal digits `value` has (1 for 0).
@@ -113,18 +138,26 @@ struct ByteWriter {
     /// Rounds half away from zero the `Double` product of `value` and 10^decimals; a value
     /// whose product is 9e15 or more is written as Swift's shortest representation.
     mutating func decimal(_ value: Double, decimals: Int) {
-        // One copy per count of decimals the writers use, in which 10^decimals is a
-        // constant: dividing by it is then a multiplication.
         switch decimals {
-        case 9: fixedPoint(value, decimals: 9)
-        case 3: fixedPoint(value, decimals: 3)
-        case 2: fixedPoint(value, decimals: 2)
-        case 4: fixedPoint(value, decimals: 4)
-        case 6: fixedPoint(value, decimals: 6)
-        case 1: fixedPoint(value, decimals: 1)
+        case 9: decimal9(value)
+        case 3: decimal3(value)
+        case 2: decimal2(value)
+        case 4: decimal4(value)
+        case 6: decimal6(value)
+        case 1: decimal1(value)
         default: fixedPoint(value, decimals: decimals)
         }
     }
+
+    // One copy per count of decimals the writers use, in which 10^decimals is a
+    // constant: dividing by it is then a multiplication. (Inlined all into `decimal`,
+    // the copies exceed the inliner's budget, and most would not be specialized.)
+    @inline(never) private mutating func decimal9(_ value: Double) { fixedPoint(value, decimals: 9) }
+    @inline(never) private mutating func decimal6(_ value: Double) { fixedPoint(value, decimals: 6) }
+    @inline(never) private mutating func decimal4(_ value: Double) { fixedPoint(value, decimals: 4) }
+    @inline(never) private mutating func decimal3(_ value: Double) { fixedPoint(value, decimals: 3) }
+    @inline(never) private mutating func decimal2(_ value: Double) { fixedPoint(value, decimals: 2) }
+    @inline(never) private mutating func decimal1(_ value: Double) { fixedPoint(value, decimals: 1) }
 
     @inline(__always)
     private mutating func fixedPoint(_ value: Double, decimals: Int) {
@@ -138,16 +171,27 @@ struct ByteWriter {
         // is exact below 2^63, and so is the fraction `product - truncated`. Signed
         // conversions, because x86-64 has single instructions only for those.
         guard product < 9.1e15 else { return shortest(value) }
-        var units = Int64(product)
-        if product - Double(units) >= 0.5 { units += 1 }
+        let truncated = Int64(product)
+        // Rounding up and the sign go either way about half of the time: bit arithmetic,
+        // not branches. `fraction - 0.5` is exact from 0.25 up (Sterbenz), so its sign
+        // bit is clear exactly when the fraction is at least 0.5.
+        let fraction = product - Double(truncated)
+        let roundsUp = ~(fraction - 0.5).bitPattern >> 63
+        let units = UInt64(truncatingIfNeeded: truncated) &+ roundsUp
         guard units < 9_000_000_000_000_000 else { return shortest(value) }
-        if value < 0, units != 0 { byte(UInt8(ascii: "-")) }
-        let magnitude = UInt64(units)
-        let whole = magnitude / divisor
-        digits(whole, count: ByteWriter.digitCount(whole))
+        // A minus sign for a negative value that is not written as zero; -0.0 has the
+        // sign bit too, but units 0.
+        cursor.pointee = UInt8(ascii: "-")
+        cursor += Int(truncatingIfNeeded: value.bitPattern >> 63 & (units == 0 ? 0 : 1))
+        let whole = units / divisor
+        if whole < 10_000 {
+            smallInteger(whole)
+        } else {
+            digits(whole, count: ByteWriter.digitCount(whole))
+        }
         if decimals > 0 {
             byte(UInt8(ascii: "."))
-            digits(magnitude % divisor, count: decimals)
+            digits(units % divisor, count: decimals)
         }
     }
 
