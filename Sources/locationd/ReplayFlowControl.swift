@@ -7,16 +7,19 @@ import Synchronization
 /// The sender parks when a change would exceed ``limit`` and is woken once, when the
 /// listener is down to half of it: a listener that keeps up costs no wake-up at all,
 /// one that does not costs one per `limit / 2` changes rather than one per change.
+///
+/// Counting is one atomic addition on each side, without a lock: the sender announces
+/// that it parks by setting `resumeAt`, then looks at the count again; the listener
+/// counts down, then looks at `resumeAt`. Both are sequentially consistent, so at
+/// least one of them sees the other's write, and whichever clears `resumeAt` first
+/// owns the wake-up: the listener signals, or the sender does not wait.
 final class ReplayFlowControl: Sendable {
-    private struct Count {
-        var inFlight = 0
-        /// The count at which the parked sender is woken; nil while none is parked.
-        var resumeAt: Int?
-    }
-
     /// The most changes in flight.
     let limit: Int
-    private let count = Mutex(Count())
+    /// Changes counted and not yet delivered, including the one the sender waits to send.
+    private let inFlight = Atomic<Int>(0)
+    /// The count at which the parked sender is to be woken; -1 while none is parked.
+    private let resumeAt = Atomic<Int>(-1)
     private let wakeUp = DispatchSemaphore(value: 0)
 
     init(limit: Int) {
@@ -27,41 +30,44 @@ final class ReplayFlowControl: Sendable {
     ///
     /// - Important: one sender at a time.
     func acquire() {
-        let limit = self.limit
-        let park = count.withLock { count -> Bool in
-            guard count.inFlight >= limit else {
-                count.inFlight += 1
-                return false
-            }
-            count.resumeAt = limit / 2
-            return true
-        }
-        if park {
-            wakeUp.wait()
-            count.withLock { $0.inFlight += 1 }
-        }
+        let count = inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+        guard count > limit else { return }
+        // Counted already: the change waiting to be sent, on top of the half.
+        park(until: limit / 2 + 1)
     }
 
     /// Counts one change delivered; wakes the sender when it waits and there is room again.
     func release() {
-        let wake = count.withLock { count -> Bool in
-            count.inFlight -= 1
-            guard let resumeAt = count.resumeAt, count.inFlight <= resumeAt else { return false }
-            count.resumeAt = nil
-            return true
+        let count = inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+        let threshold = resumeAt.load(ordering: .sequentiallyConsistent)
+        guard threshold >= 0, count <= threshold else { return }
+        if resumeAt.compareExchange(expected: threshold, desired: -1, ordering: .sequentiallyConsistent).exchanged {
+            wakeUp.signal()
         }
-        if wake { wakeUp.signal() }
     }
 
     /// Waits until every change counted has been delivered.
     ///
     /// - Important: from the sender's thread, after its last ``acquire()``.
     func waitUntilIdle() {
-        let park = count.withLock { count -> Bool in
-            guard count.inFlight > 0 else { return false }
-            count.resumeAt = 0
-            return true
+        park(until: 0)
+    }
+
+    /// Waits until the count is down to `threshold`, unless it already is.
+    ///
+    /// Only the sender counts up, so the count cannot rise again while it waits. The
+    /// loop covers a late wake-up: a release that read `resumeAt` of an earlier wait,
+    /// which the sender ended itself, and clears it for this one.
+    private func park(until threshold: Int) {
+        while inFlight.load(ordering: .sequentiallyConsistent) > threshold {
+            resumeAt.store(threshold, ordering: .sequentiallyConsistent)
+            if inFlight.load(ordering: .sequentiallyConsistent) <= threshold,
+                resumeAt.compareExchange(expected: threshold, desired: -1, ordering: .sequentiallyConsistent)
+                    .exchanged
+            {
+                return
+            }
+            wakeUp.wait()
         }
-        if park { wakeUp.wait() }
     }
 }

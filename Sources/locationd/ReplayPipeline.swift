@@ -24,9 +24,32 @@ final class ReplayPipeline: Sendable {
     let batchSize: Int
     private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
     private let stateQueue = DispatchQueue(label: "locationd.replay.state")
-    /// The values sent since the last batch went to the state queue (only ``send(_:)`` and ``drain()`` touch it).
-    private let batch = Mutex<[Location?]>([])
+    private let batches = Mutex(Batches())
     private let observation: StateObservation
+
+    /// Batches of values on their way from ``send(_:)`` to the state queue, and back.
+    ///
+    /// A batch of 1024 fixes is about 200 KB: allocated anew for each, it came from
+    /// fresh pages, page faults on both threads. Emptied batches keep their capacity and
+    /// are filled again.
+    private struct Batches {
+        /// The values sent since the last batch went to the state queue (only
+        /// ``send(_:)`` and ``drain()`` add to it).
+        var filling: [Location?] = []
+        /// Batches handed to the state queue and not yet taken by it, oldest first.
+        var sent: [[Location?]] = []
+        /// Emptied batches, to be filled again.
+        var spare: [[Location?]] = []
+
+        /// Moves `filling` to `sent`, and a spare batch, if any, to `filling`; false when
+        /// `filling` is empty.
+        mutating func send() -> Bool {
+            guard !filling.isEmpty else { return false }
+            sent.append(filling)
+            filling = spare.popLast() ?? []
+            return true
+        }
+    }
 
     /// A pipeline whose listener prints through `output` on its own serial queue, and
     /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
@@ -59,11 +82,7 @@ final class ReplayPipeline: Sendable {
 
     /// Waits until the listener has received every change sent, then stops listening.
     func drain() {
-        let rest = batch.withLock { batch in
-            defer { batch = [] }
-            return batch
-        }
-        flush(rest)
+        if batches.withLock({ $0.send() }) { putSentBatch() }
         inFlight.waitUntilIdle()
         observation.cancel()
     }
@@ -71,22 +90,23 @@ final class ReplayPipeline: Sendable {
     private func enqueue(_ value: Location?) {
         inFlight.acquire()
         let batchSize = self.batchSize
-        let full = batch.withLock { batch -> [Location?]? in
-            if batch.isEmpty { batch.reserveCapacity(batchSize) }
-            batch.append(value)
-            guard batch.count >= batchSize else { return nil }
-            defer { batch = [] }
-            return batch
+        let full = batches.withLock { batches -> Bool in
+            if batches.filling.capacity < batchSize { batches.filling.reserveCapacity(batchSize) }
+            batches.filling.append(value)
+            return batches.filling.count >= batchSize && batches.send()
         }
-        if let full { flush(full) }
+        if full { putSentBatch() }
     }
 
-    /// Has the state queue put `values` into the state, in order.
-    private func flush(_ values: [Location?]) {
-        guard !values.isEmpty else { return }
-        let deviceLocation = self.deviceLocation
+    /// Has the state queue put the oldest sent batch into the state, in order, and
+    /// keep the emptied batch for reuse.
+    private func putSentBatch() {
         stateQueue.async {
-            for value in values { deviceLocation ~> value }
+            // One job per sent batch, in order on a serial queue: the oldest is this job's.
+            var values = self.batches.withLock { $0.sent.removeFirst() }
+            for index in values.indices { self.deviceLocation ~> values[index] }
+            values.removeAll(keepingCapacity: true)
+            self.batches.withLock { $0.spare.append(values) }
         }
     }
 }

@@ -65,6 +65,43 @@ struct LocationJSONTests {
         #expect(String(decoding: bytes, as: UTF8.self) == text)
     }
 
+    /// `DecimalFormatting.append` against plain arithmetic: the product with 10^decimals
+    /// rounded half away from zero, split at the decimal point; beyond 9e15, Swift's
+    /// shortest representation.
+    @Test func decimalsMatchPlainArithmetic() {
+        func expected(_ value: Double, _ decimals: Int) -> String {
+            guard value.isFinite else { return "null" }
+            let scale = (0..<decimals).reduce(1 as Int64) { power, _ in power * 10 }
+            let product = abs(value) * Double(scale)
+            let units = product.rounded(.toNearestOrAwayFromZero)
+            guard product < 9.1e15, units < 9e15 else { return "\(value)" }
+            let whole = Int64(units) / scale
+            let fraction = String(Int64(units) % scale)
+            let sign = value < 0 && units != 0 ? "-" : ""
+            guard decimals > 0 else { return sign + String(whole) }
+            return sign + String(whole) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        var random = SplitMix64(seed: 0xDEC1_3A15)
+        var mismatches: [String] = []
+        for round in 0..<40_000 {
+            let decimals = round % 13
+            let scale = (0..<decimals).reduce(1.0) { power, _ in power * 10 }
+            let tie = (Double(Int64.random(in: -2_000_000_000...2_000_000_000, using: &random)) + 0.5) / scale
+            let values = [
+                Double(bitPattern: random.next()), Double.random(in: -360...360, using: &random),
+                Double.random(in: -1...1, using: &random), tie, tie.nextUp, tie.nextDown,
+                9e15 / scale * Double.random(in: 0.999...1.012, using: &random),
+            ]
+            for value in values + values.map(-) {
+                var bytes: [UInt8] = []
+                DecimalFormatting.append(value, decimals: decimals, to: &bytes)
+                let text = String(decoding: bytes, as: UTF8.self)
+                if text != expected(value, decimals) { mismatches.append("\(value) \(decimals): \(text)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
     @Test(arguments: [
         ("1970-01-01T00:00:00.000Z", 0.0), ("2024-02-29T23:59:59.999Z", 1_709_251_199.999),
         ("1969-12-31T23:59:59.000Z", -1.0),
@@ -73,6 +110,16 @@ struct LocationJSONTests {
         let date = Date(timeIntervalSince1970: seconds)
         #expect(UTCCalendar.iso8601(date) == text)
         #expect(abs(try #require(UTCCalendar.parseISO8601(text)).timeIntervalSince1970 - seconds) < 1e-6)
+    }
+
+    /// Milliseconds are truncated toward the past; years outside 0...9999 keep all their digits.
+    @Test(arguments: [
+        ("1969-12-31T23:59:59.999Z", -0.000_5), ("2024-02-29T23:59:59.999Z", 1_709_251_199.999_9),
+        ("0000-03-01T00:00:00.000Z", -62_162_035_200), ("-0001-12-31T23:59:59.000Z", -62_167_219_201),
+        ("10000-01-01T00:00:00.000Z", 253_402_300_800),
+    ])
+    func isoTimesRoundDownAndKeepLongYears(text: String, seconds: Double) {
+        #expect(UTCCalendar.iso8601(Date(timeIntervalSince1970: seconds)) == text)
     }
 
     @Test func parsesOffsetsAndRejectsGarbage() {

@@ -64,13 +64,7 @@ struct ByteWriter {
     /// Writes the lowest `count` (0...24) decimal digits of `value`, zero-padded: `count` bytes.
     @inline(__always)
     mutating func digits(_ value: UInt64, count: Int) {
-        // "00" to "99": two digits per division.
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
-            81828384858687888990919293949596979899
-            """
-        let table = pairs.utf8Start
+        let table = ByteWriter.digitPairs
         var rest = value
         var position = cursor + count
         cursor = position
@@ -88,6 +82,37 @@ struct ByteWriter {
         }
     }
 
+    /// Writes `value` (below 10,000) in decimal without leading zeros, and without a
+    /// branch on its length: 1 to 4 bytes, but touches 4.
+    @inline(__always)
+    private mutating func smallInteger(_ value: UInt64) {
+        let table = ByteWriter.digitPairs
+        let high = Int(truncatingIfNeeded: value / 100) &* 2
+        let low = Int(truncatingIfNeeded: value % 100) &* 2
+        var count = 1
+        count &+= value >= 10 ? 1 : 0
+        count &+= value >= 100 ? 1 : 0
+        count &+= value >= 1000 ? 1 : 0
+        // The four digits, first in memory the most significant; shifted so that the
+        // leading zeros fall out.
+        var word = UInt32(table[high]) | UInt32(table[high &+ 1]) << 8
+        word |= UInt32(table[low]) << 16 | UInt32(table[low &+ 1]) << 24
+        word >>= UInt32(truncatingIfNeeded: 8 &* (4 &- count))
+        UnsafeMutableRawPointer(cursor).storeBytes(of: word.littleEndian, as: UInt32.self)
+        cursor += count
+    }
+
+    /// "00" to "99": two digits per division.
+    @inline(__always)
+    private static var digitPairs: UnsafePointer<UInt8> {
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            4041424344454647484950515253545556575859606162636465666768697071727374757677787980\
+            81828384858687888990919293949596979899
+            """
+        return pairs.utf8Start
+    }
+
     /// How many decimal digits `value` has (1 for 0).
     @inline(__always)
     static func digitCount(_ value: UInt64) -> Int {
@@ -100,68 +125,115 @@ struct ByteWriter {
         return rest >= 10 ? count + 1 : count
     }
 
-    /// 10^0 ... 10^12.
-    private static let scales:
-        (
-            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-            Double, Double
-        ) = (1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12)
+    /// 10^`exponent` for `exponent` in 0...19; a constant when `exponent` is.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        var power: UInt64 = 1
+        for _ in 0..<exponent { power &*= 10 }
+        return power
+    }
 
     /// Writes `value` rounded to `decimals` (0...12) places, `null` when not finite; at most 32 bytes.
+    ///
+    /// Rounds half away from zero the `Double` product of `value` and 10^decimals; a value
+    /// whose product is 9e15 or more is written as Swift's shortest representation.
     mutating func decimal(_ value: Double, decimals: Int) {
+        switch decimals {
+        case 9: decimal9(value)
+        case 3: decimal3(value)
+        case 2: decimal2(value)
+        case 4: decimal4(value)
+        case 6: decimal6(value)
+        case 1: decimal1(value)
+        default: fixedPoint(value, decimals: decimals)
+        }
+    }
+
+    // One copy per count of decimals the writers use, in which 10^decimals is a
+    // constant: dividing by it is then a multiplication. (Inlined all into `decimal`,
+    // the copies exceed the inliner's budget, and most would not be specialized.)
+    @inline(never) private mutating func decimal9(_ value: Double) { fixedPoint(value, decimals: 9) }
+    @inline(never) private mutating func decimal6(_ value: Double) { fixedPoint(value, decimals: 6) }
+    @inline(never) private mutating func decimal4(_ value: Double) { fixedPoint(value, decimals: 4) }
+    @inline(never) private mutating func decimal3(_ value: Double) { fixedPoint(value, decimals: 3) }
+    @inline(never) private mutating func decimal2(_ value: Double) { fixedPoint(value, decimals: 2) }
+    @inline(never) private mutating func decimal1(_ value: Double) { fixedPoint(value, decimals: 1) }
+
+    @inline(__always)
+    private mutating func fixedPoint(_ value: Double, decimals: Int) {
         guard value.isFinite else {
             literal("null")
             return
         }
-        let scale = withUnsafeBytes(of: ByteWriter.scales) { $0.load(fromByteOffset: decimals * 8, as: Double.self) }
-        let product = abs(value) * scale
+        let divisor = ByteWriter.powerOfTen(decimals)
+        let product = abs(value) * Double(divisor)
         // `product.rounded()` (half away from zero) without the libm call: truncating
-        // is exact below 2^63, and so is the fraction `product - truncated`.
-        var units: UInt64 = 0
-        if product < 9.1e15 {
-            units = UInt64(product)
-            if product - Double(units) >= 0.5 { units += 1 }
-        }
-        guard product < 9.1e15, units < 9_000_000_000_000_000 else {
-            // Beyond exact integers: Swift's shortest representation (at most 24 characters).
-            var text = "\(value)"
-            text.withUTF8 { bytes($0) }
-            return
-        }
-        if value < 0, units != 0 { byte(UInt8(ascii: "-")) }
-        let divisor = UInt64(scale)
+        // is exact below 2^63, and so is the fraction `product - truncated`. Signed
+        // conversions, because x86-64 has single instructions only for those.
+        guard product < 9.1e15 else { return shortest(value) }
+        let truncated = Int64(product)
+        // Rounding up and the sign go either way about half of the time: bit arithmetic,
+        // not branches. `fraction - 0.5` is exact from 0.25 up (Sterbenz), so its sign
+        // bit is clear exactly when the fraction is at least 0.5.
+        let fraction = product - Double(truncated)
+        let roundsUp = ~(fraction - 0.5).bitPattern >> 63
+        let units = UInt64(truncatingIfNeeded: truncated) &+ roundsUp
+        guard units < 9_000_000_000_000_000 else { return shortest(value) }
+        // A minus sign for a negative value that is not written as zero; -0.0 has the
+        // sign bit too, but units 0.
+        cursor.pointee = UInt8(ascii: "-")
+        cursor += Int(truncatingIfNeeded: value.bitPattern >> 63 & (units == 0 ? 0 : 1))
         let whole = units / divisor
-        digits(whole, count: ByteWriter.digitCount(whole))
+        if whole < 10_000 {
+            smallInteger(whole)
+        } else {
+            digits(whole, count: ByteWriter.digitCount(whole))
+        }
         if decimals > 0 {
             byte(UInt8(ascii: "."))
             digits(units % divisor, count: decimals)
         }
     }
 
+    /// Writes `value` beyond exact integers: Swift's shortest representation (at most 24 characters).
+    private mutating func shortest(_ value: Double) {
+        var text = "\(value)"
+        text.withUTF8 { bytes($0) }
+    }
+
     /// Writes `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`); 24 bytes for years 0...9999.
     mutating func iso8601(_ date: Date) {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Whole milliseconds, rounded down: `rounded(.down)` without the libm call.
+        let scaled = date.timeIntervalSince1970 * 1000
+        var totalMilliseconds = Int(scaled)
+        if Double(totalMilliseconds) > scaled { totalMilliseconds -= 1 }
         let milliseconds = totalMilliseconds.mod(1000)
         let seconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = seconds.mod(86_400)
         let (year, month, day) = UTCCalendar.civil(days: (seconds - secondOfDay) / 86_400)
-        integer(year, width: 4)
+        if (0...9999).contains(year) {
+            digits(UInt64(year), count: 4)
+        } else {
+            integer(year, width: 4)
+        }
         byte(UInt8(ascii: "-"))
-        integer(month, width: 2)
+        digits(UInt64(month), count: 2)
         byte(UInt8(ascii: "-"))
-        integer(day, width: 2)
+        digits(UInt64(day), count: 2)
         byte(UInt8(ascii: "T"))
-        integer(secondOfDay / 3600, width: 2)
+        digits(UInt64(secondOfDay / 3600), count: 2)
         byte(UInt8(ascii: ":"))
-        integer(secondOfDay / 60 % 60, width: 2)
+        digits(UInt64(secondOfDay / 60 % 60), count: 2)
         byte(UInt8(ascii: ":"))
-        integer(secondOfDay % 60, width: 2)
+        digits(UInt64(secondOfDay % 60), count: 2)
         byte(UInt8(ascii: "."))
-        integer(milliseconds, width: 3)
+        digits(UInt64(milliseconds), count: 3)
         byte(UInt8(ascii: "Z"))
     }
 
     /// Runs `body` with a writer over a temporary buffer of `capacity` bytes, then appends what it wrote to `out`.
+    ///
+    /// A buffer of at most 1024 bytes is on the stack; a larger one is allocated on the heap.
     static func append(to out: inout [UInt8], capacity: Int, _ body: (inout ByteWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = ByteWriter(buffer.baseAddress!)

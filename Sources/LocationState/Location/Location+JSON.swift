@@ -10,8 +10,10 @@ import Foundation
 extension Location {
     /// Appends the TPV object (no newline) to `out`.
     public func appendJSON(to out: inout [UInt8]) {
-        // 23 fields of at most 45 bytes each, plus the device name escaped (6 bytes per byte at worst).
-        ByteWriter.append(to: &out, capacity: 1100 + 6 * (device?.utf8.count ?? 0)) { writeJSON(to: &$0) }
+        // At most 790 bytes without the device: keys and quotes (205), 15 decimals (32 each), 3
+        // integers (20 each) and the time (45). The device adds its key and quotes (13)
+        // and 6 bytes per byte at worst. Up to 1 KiB, the buffer is on the stack.
+        ByteWriter.append(to: &out, capacity: 800 + 13 + 6 * (device?.utf8.count ?? 0)) { writeJSON(to: &$0) }
     }
 
     private func writeJSON(to out: inout ByteWriter) {

@@ -62,6 +62,18 @@ public class State<Value: Sendable>: @unchecked Sendable {
     ///   call code it does not control: hand the change over and return.
     public func didModify(from old: Value, to new: Value) {}
 
+    /// Replaces the value with `newValue`: ``modify(_:)`` with `{ $0 = newValue }`, but
+    /// the old value moves out of the storage instead of being copied, and is dropped
+    /// after ``didModify(from:to:)``: one copy of the value less per change.
+    @inlinable
+    func replace(with newValue: Value) {
+        storage.withLock { value in
+            var old = newValue
+            swap(&value, &old)
+            didModify(from: old, to: value)
+        }
+    }
+
     /// Runs `body` with the current value while the state's lock is held, so that
     /// no modification happens meanwhile; subclasses use it to attach listeners.
     @usableFromInline
@@ -77,5 +89,5 @@ public class State<Value: Sendable>: @unchecked Sendable {
 /// arithmetic: parenthesize an expression on the right, `state ~> (count + 1)`.
 @inlinable
 public func ~> <Value>(state: State<Value>, newValue: Value) {
-    state.modify { $0 = newValue }
+    state.replace(with: newValue)
 }
