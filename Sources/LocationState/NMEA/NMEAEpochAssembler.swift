@@ -61,72 +61,41 @@ public struct NMEAEpochAssembler: Sendable {
     /// vector moves; with the tags (216 bytes) every copy was a call to memcpy.
     private struct State {
         var mode: FixMode = .unknown
-        private var storedStatus = Int.min
-        private var storedSatellites = Int.min
-        private var storedLatitude = Double.nan
-        private var storedLongitude = Double.nan
-        private var storedAltitudeMSL = Double.nan
-        private var storedGeoidSeparation = Double.nan
-        private var storedSpeed = Double.nan
-        private var storedTrack = Double.nan
-        private var storedHdop = Double.nan
-        private var storedVdop = Double.nan
-        private var storedLatitudeError = Double.nan
-        private var storedLongitudeError = Double.nan
-        private var storedAltitudeError = Double.nan
-
-        var status: Int? {
-            get { storedStatus == .min ? nil : storedStatus }
-            set { storedStatus = newValue ?? .min }
-        }
-        var satellites: Int? {
-            get { storedSatellites == .min ? nil : storedSatellites }
-            set { storedSatellites = newValue ?? .min }
-        }
-        var latitude: Double? {
-            get { storedLatitude.isNaN ? nil : storedLatitude }
-            set { storedLatitude = newValue ?? .nan }
-        }
-        var longitude: Double? {
-            get { storedLongitude.isNaN ? nil : storedLongitude }
-            set { storedLongitude = newValue ?? .nan }
-        }
-        var altitudeMSL: Double? {
-            get { storedAltitudeMSL.isNaN ? nil : storedAltitudeMSL }
-            set { storedAltitudeMSL = newValue ?? .nan }
-        }
-        var geoidSeparation: Double? {
-            get { storedGeoidSeparation.isNaN ? nil : storedGeoidSeparation }
-            set { storedGeoidSeparation = newValue ?? .nan }
-        }
-        var speed: Double? {
-            get { storedSpeed.isNaN ? nil : storedSpeed }
-            set { storedSpeed = newValue ?? .nan }
-        }
-        var track: Double? {
-            get { storedTrack.isNaN ? nil : storedTrack }
-            set { storedTrack = newValue ?? .nan }
-        }
-        var hdop: Double? {
-            get { storedHdop.isNaN ? nil : storedHdop }
-            set { storedHdop = newValue ?? .nan }
-        }
-        var vdop: Double? {
-            get { storedVdop.isNaN ? nil : storedVdop }
-            set { storedVdop = newValue ?? .nan }
-        }
+        @AbsentAsMinimum var status: Int?
+        @AbsentAsMinimum var satellites: Int?
+        @AbsentAsNaN var latitude: Double?
+        @AbsentAsNaN var longitude: Double?
+        @AbsentAsNaN var altitudeMSL: Double?
+        @AbsentAsNaN var geoidSeparation: Double?
+        @AbsentAsNaN var speed: Double?
+        @AbsentAsNaN var track: Double?
+        @AbsentAsNaN var hdop: Double?
+        @AbsentAsNaN var vdop: Double?
         /// GST one-sigma errors: latitude, longitude, altitude (metres).
-        var latitudeError: Double? {
-            get { storedLatitudeError.isNaN ? nil : storedLatitudeError }
-            set { storedLatitudeError = newValue ?? .nan }
+        @AbsentAsNaN var latitudeError: Double?
+        @AbsentAsNaN var longitudeError: Double?
+        @AbsentAsNaN var altitudeError: Double?
+    }
+
+    /// An optional number stored without the optional's tag: NaN when absent.
+    @propertyWrapper
+    private struct AbsentAsNaN {
+        private var stored = Double.nan
+
+        var wrappedValue: Double? {
+            get { stored.isNaN ? nil : stored }
+            set { stored = newValue ?? .nan }
         }
-        var longitudeError: Double? {
-            get { storedLongitudeError.isNaN ? nil : storedLongitudeError }
-            set { storedLongitudeError = newValue ?? .nan }
-        }
-        var altitudeError: Double? {
-            get { storedAltitudeError.isNaN ? nil : storedAltitudeError }
-            set { storedAltitudeError = newValue ?? .nan }
+    }
+
+    /// An optional count stored without the optional's tag: `Int.min` when absent.
+    @propertyWrapper
+    private struct AbsentAsMinimum {
+        private var stored = Int.min
+
+        var wrappedValue: Int? {
+            get { stored == .min ? nil : stored }
+            set { stored = newValue ?? .min }
         }
     }
 
