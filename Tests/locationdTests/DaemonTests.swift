@@ -134,6 +134,7 @@ struct DaemonTests {
         let watcher = try connectRaw(daemon.socketPath)
         try watcher.write(contentsOf: Data("?WATCH;".utf8))
         _ = readLine(watcher)
+        try await gpsfake.startFeeding()
         let expected = try runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
         let expectedLast = try Self.object(try #require(expected.stdout.split(separator: "\n").last.map(String.init)))
         var seen: [String: Any] = [:]

@@ -24,6 +24,7 @@ struct GPSDProviderTests {
         defer { task.cancel() }
 
         _ = try await events.next(within: .seconds(30), "connected") { $0 == .connected }
+        try await gpsfake.startFeeding()
         var fixes: [Location] = []
         while fixes.count < 10 {
             let event = try await events.next(within: .seconds(30), "a fix") {

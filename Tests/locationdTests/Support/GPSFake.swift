@@ -2,27 +2,78 @@ import Foundation
 
 /// A real gpsd started by `gpsfake` on a loopback port, fed with an NMEA log.
 ///
-/// gpsfake starts gpsd (`-P PORT`), waits for a client before it feeds the log
-/// (no `-n`), writes one sentence every `cycle` seconds (`-c`), once (`-1`) or
-/// in a loop.
+/// gpsfake starts gpsd (`-P PORT`) and writes one sentence every `cycle`
+/// seconds (`-c`) into a pseudo-terminal, once (`-1`) or in a loop. gpsd opens
+/// that terminal only when a client watches (no `-n`), and flushes what waits
+/// in it when it does, so gpsfake's writes do not wait for a client: a client
+/// that comes late misses the start of the log, and one that comes after the
+/// log has been written once gets nothing at all (on a loaded machine, a
+/// client started a few seconds late sees no fix).
+///
+/// A log played once is therefore held: gpsfake single-steps (`-i -l`), waiting
+/// for a line on its standard input before each sentence, and `startFeeding()`
+/// lets it go once gpsd has the terminal open. A looping log needs no hold: it
+/// comes round again.
 final class GPSFake: @unchecked Sendable {
-    // @unchecked Sendable: `process` is set once in init; Process itself is
-    // thread safe for terminate/waitUntilExit, the only calls made on it later.
+    // @unchecked Sendable: every stored property is set once in init; Process is
+    // thread safe for terminate/waitUntilExit, and `hold` is only written to, by
+    // startFeeding.
     let port: Int
     private let process: Process
+    /// The write end of gpsfake's standard input while a log played once waits.
+    private let hold: FileHandle?
+    /// The number of lines in the log, so `startFeeding` steps through all of it.
+    private let lines: Int
 
-    /// Starts gpsfake with `log` on `port` (a free one when nil).
+    /// Starts gpsfake with `log` on `port` (a free one when nil). With `once`,
+    /// nothing is fed until `startFeeding()`.
     init(log: URL, port: Int? = nil, cycle: Double = 0.05, once: Bool = false) throws {
         self.port = try port ?? Self.freeLoopbackPort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
         var arguments = ["-q", "-P", String(self.port), "-c", String(cycle), "-W", "300"]
-        if once { arguments.append("-1") }
+        if once {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            hold = pipe.fileHandleForWriting
+            lines = try Data(contentsOf: log).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            arguments += ["-1", "-i", "-l"]
+        } else {
+            hold = nil
+            lines = 0
+        }
         arguments.append(log.path)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+    }
+
+    /// Lets a log played once go, as soon as gpsd has opened gpsfake's terminal
+    /// (a client is watching): from then on no sentence is lost for want of a
+    /// reader. gpsd may still flush the first sentence or two while it sets the
+    /// line up. Throws when gpsd has not opened the terminal within `limit`.
+    func startFeeding(within limit: Duration = .seconds(30)) async throws {
+        guard let hold else { return }
+        let deadline = ContinuousClock.now + limit
+        while !(gpsdPID.map(Self.hasTerminalOpen) ?? false) {
+            guard ContinuousClock.now < deadline else {
+                throw NoClient(description: "gpsd did not open gpsfake's terminal within \(limit): no client watches")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // One line per sentence; a pipe holds far more than any test log needs.
+        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: lines))
+    }
+
+    /// Whether process `pid` has a pseudo-terminal open (gpsd has no other).
+    private static func hasTerminalOpen(_ pid: pid_t) -> Bool {
+        let directory = "/proc/\(pid)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        return descriptors.contains { descriptor in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + descriptor)
+            return target?.hasPrefix("/dev/pts/") == true
+        }
     }
 
     deinit { stop() }
@@ -70,6 +121,10 @@ final class GPSFake: @unchecked Sendable {
             else { return }
             usleep(10_000)
         }
+    }
+
+    struct NoClient: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
