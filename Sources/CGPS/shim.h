@@ -17,6 +17,14 @@ static inline void locd_gps_data_free(struct gps_data_t *data) { free(data); }
 /* The socket of an open session. */
 static inline int locd_fd(const struct gps_data_t *data) { return (int)data->gps_fd; }
 
+/* Replaces the socket of an open session with `fd`, a duplicate of it (the caller
+ * closes the old one). */
+static inline void locd_set_fd(struct gps_data_t *data, int fd) { data->gps_fd = fd; }
+
+/* The first descriptor select(2) cannot watch: gps_waiting waits with select, and
+ * glibc aborts the process when it is given a descriptor at or above this. */
+static inline int locd_select_limit(void) { return FD_SETSIZE; }
+
 /* The fix of the last TPV report (fields absent from the report are NaN). */
 static inline const struct gps_fix_t *locd_fix(const struct gps_data_t *data) { return &data->fix; }
 

@@ -1,3 +1,4 @@
+import CGPS
 import Foundation
 import Testing
 
@@ -27,6 +28,39 @@ struct GPSDBadPeerTests {
 
     static func reason(of event: ProviderEvent) -> String? {
         if case .disconnected(let reason) = event { reason } else { nil }
+    }
+
+    @Test func aSocketAboveSelectsLimitIsMovedBelowIt() throws {
+        // gps_waiting uses select(2), and glibc aborts the process for a descriptor of
+        // 1024 or more. A real connect cannot be made to land that high here without
+        // taking every lower descriptor from the tests running alongside, so the
+        // session's socket is put there by hand: a socket pair, one end at 1500.
+        let high: Int32 = 1500
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur <= rlim_t(high) {
+            try #require(limit.rlim_max > rlim_t(high), "the descriptor limit \(limit.rlim_max) is too low for this test")
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            try #require(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        }
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[1]) }
+        try #require(dup2(pair[0], high) == high)
+        close(pair[0])
+        let data = try #require(locd_gps_data_new())
+        defer { locd_gps_data_free(data) }
+        locd_set_fd(data, high)
+
+        #expect(LibGPSSession.moveBelowSelectLimit(data))
+        let moved = locd_fd(data)
+        defer { close(moved) }
+        #expect(moved >= 0 && moved < 1024)
+        #expect(fcntl(high, F_GETFD) == -1, "the descriptor above the limit is closed")
+        // The moved descriptor is the same connection.
+        #expect(write(pair[1], "x\n", 2) == 2)
+        var byte: UInt8 = 0
+        #expect(read(moved, &byte, 1) == 1 && byte == UInt8(ascii: "x"))
     }
 
     @Test func aPeerThatVanishesSilentlyIsProbedByKeepalive() throws {

@@ -92,8 +92,9 @@ struct GPSDFallbackTests {
         let gpsfake = try GPSFake(log: try track.write(), port: port)
         defer { gpsfake.stop() }
         guard
-            case .fix(let real) = try await events.next(
-                within: .seconds(30), "a real fix", where: Self.isFix(from: .gpsd))
+            case .fix(let real) = try await gpsfake.explaining(log, {
+                try await events.next(within: .seconds(30), "a real fix", where: Self.isFix(from: .gpsd))
+            })
         else { return }
         #expect(track.contains(lat: real.lat!, lon: real.lon!))
         _ = try await log.lines.next("the switch back") { $0.contains("real fixes again") }

@@ -23,14 +23,16 @@ struct GPSDProviderTests {
                 backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger()))
         defer { task.cancel() }
 
-        _ = try await events.next(within: .seconds(30), "connected") { $0 == .connected }
-        try await gpsfake.startFeeding()
         var fixes: [Location] = []
-        while fixes.count < 10 {
-            let event = try await events.next(within: .seconds(30), "a fix") {
-                if case .fix = $0 { return true } else { return false }
+        try await gpsfake.explaining(log) {
+            _ = try await events.next(within: .seconds(30), "connected") { $0 == .connected }
+            try await gpsfake.startFeeding()
+            while fixes.count < 10 {
+                let event = try await events.next(within: .seconds(30), "a fix") {
+                    if case .fix = $0 { return true } else { return false }
+                }
+                if case .fix(let location) = event { fixes.append(location) }
             }
-            if case .fix(let location) = event { fixes.append(location) }
         }
         for fix in fixes {
             #expect(fix.source == .gpsd)

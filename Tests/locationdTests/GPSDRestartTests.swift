@@ -28,7 +28,9 @@ struct GPSDRestartTests {
         for cycle in 1...Self.cycles {
             let gpsfake = try GPSFake(log: file, port: port)
             defer { gpsfake.stop() }
-            let fix = try await locations.next(within: .seconds(30), "a fix in cycle \(cycle)") { $0 != nil }
+            let fix = try await gpsfake.explaining(log) {
+                try await locations.next(within: .seconds(30), "a fix in cycle \(cycle)") { $0 != nil }
+            }
             #expect(fix?.source == .gpsd)
             #expect(fix.map { track.contains(lat: $0.lat!, lon: $0.lon!) } == true)
             gpsfake.killGPSD()

@@ -40,6 +40,12 @@ final class LibGPSSession: GPSDSession {
             locd_gps_data_free(data)
             throw GPSDConnectionError(reason: String(cString: gps_errstr(code)))
         }
+        guard moveBelowSelectLimit(data) else {
+            gps_close(data)
+            locd_gps_data_free(data)
+            throw GPSDConnectionError(
+                reason: "no file descriptor below \(locd_select_limit()) is free for libgps (too many open files)")
+        }
         let session = LibGPSSession(data: data)
         var timeout = timeval(duration: readTimeout)
         setsockopt(locd_fd(data), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -51,6 +57,28 @@ final class LibGPSSession: GPSDSession {
             throw GPSDConnectionError(reason: "cannot send the WATCH request: \(reason)")
         }
         return session
+    }
+
+    /// Moves the session's socket below select(2)'s limit (1024) when it is above:
+    /// `gps_waiting` waits with select, and glibc aborts the whole process on a
+    /// larger descriptor. A daemon whose descriptor limit allows more (a shell's
+    /// `ulimit -n`, a container's default) can pass 1024 while a flood of control
+    /// clients is being refused, and a reconnect to gpsd at that moment would
+    /// crash it. False when no descriptor below the limit is free: the caller
+    /// gives up this attempt, and the next one comes after the backoff.
+    static func moveBelowSelectLimit(_ data: UnsafeMutablePointer<gps_data_t>) -> Bool {
+        let descriptor = locd_fd(data)
+        let limit = locd_select_limit()
+        guard descriptor >= limit else { return true }
+        let lower = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard lower >= 0 else { return false }
+        guard lower < limit else {
+            Glibc.close(lower)
+            return false
+        }
+        Glibc.close(descriptor)
+        locd_set_fd(data, lower)
+        return true
     }
 
     /// How a gpsd that vanishes without closing the connection (its host loses power

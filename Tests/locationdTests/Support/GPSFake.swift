@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A real gpsd started by `gpsfake` on a loopback port, fed with an NMEA log.
 ///
@@ -14,6 +15,13 @@ import Foundation
 /// for a line on its standard input before each sentence, and `startFeeding()`
 /// lets it go once gpsd has the terminal open. A looping log needs no hold: it
 /// comes round again.
+///
+/// Each gpsfake gets a directory of its own as `TMPDIR`, where its gpsd puts
+/// the control socket gpsfake names after its own pid. In the shared /tmp, a
+/// socket left by a killed gpsd whose pid had come round again made gpsfake
+/// think its new gpsd ready before it was: the device was never added, and no
+/// client ever saw a fix. gpsfake's messages go to a file there too, and an
+/// error quotes them.
 final class GPSFake: @unchecked Sendable {
     // @unchecked Sendable: every stored property is set once in init; Process is
     // thread safe for terminate/waitUntilExit, and `hold` is only written to, by
@@ -24,11 +32,15 @@ final class GPSFake: @unchecked Sendable {
     private let hold: FileHandle?
     /// The number of lines in the log, so `startFeeding` steps through all of it.
     private let lines: Int
+    /// gpsfake's `TMPDIR`, removed by `stop()`.
+    private let directory: String
 
     /// Starts gpsfake with `log` on `port` (a free one when nil). With `once`,
     /// nothing is fed until `startFeeding()`.
     init(log: URL, port: Int? = nil, cycle: Double = 0.05, once: Bool = false) throws {
         self.port = try port ?? Self.freeLoopbackPort()
+        directory = NSTemporaryDirectory() + "locationd-gpsfake-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
         var arguments = ["-q", "-P", String(self.port), "-c", String(cycle), "-W", "300"]
@@ -44,9 +56,33 @@ final class GPSFake: @unchecked Sendable {
         }
         arguments.append(log.path)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: directory + "/gpsfake.err", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory + "/gpsfake.err")
         try process.run()
+    }
+
+    /// Runs `body`; when it throws, records what gpsfake and `log` said first, so
+    /// that a failure with gpsd in it shows why.
+    func explaining<T>(
+        _ log: CapturedLog, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            let lines = log.lines.pending.suffix(8).joined(separator: "\n")
+            Issue.record(
+                "gpsd \(gpsdPID.map { "pid \($0)" } ?? "not running") on port \(port); gpsfake says: \(messages)\nlog:\n\(lines)",
+                sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// The last lines gpsfake (and its gpsd) wrote to standard error, on one line.
+    var messages: String {
+        let text = (try? String(contentsOfFile: directory + "/gpsfake.err", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " / ")
     }
 
     /// Lets a log played once go, as soon as gpsd has opened gpsfake's terminal
@@ -58,7 +94,9 @@ final class GPSFake: @unchecked Sendable {
         let deadline = ContinuousClock.now + limit
         while !(gpsdPID.map(Self.hasTerminalOpen) ?? false) {
             guard ContinuousClock.now < deadline else {
-                throw NoClient(description: "gpsd did not open gpsfake's terminal within \(limit): no client watches")
+                throw NoClient(
+                    description: "gpsd did not open gpsfake's terminal within \(limit): "
+                        + (gpsdPID == nil ? "no gpsd runs" : "no client watches") + "; gpsfake says: \(messages)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -100,6 +138,7 @@ final class GPSFake: @unchecked Sendable {
     /// Kills gpsd and gpsfake (SIGKILL: gpsfake ignores SIGTERM while a client
     /// is connected) and reaps gpsfake, so that the port is free afterwards.
     func stop() {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         guard process.isRunning else { return }
         // Stopped first, gpsfake cannot start a gpsd between the look-up and the kill.
         kill(process.processIdentifier, SIGSTOP)
