@@ -17,12 +17,18 @@ func latency() async throws {
     let wanted = 300
     let track = try writeTrack(epochs: epochs)
     defer { try? FileManager.default.removeItem(at: track) }
+    // gpsfake's gpsd puts its control socket in TMPDIR, named after gpsfake's pid; in
+    // the shared /tmp a stale one of a recycled pid makes gpsfake skip adding the device.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-latency-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
     let port = try freeLoopbackPort()
 
     let gpsfake = Process()
     gpsfake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
     // -c 0.02: a sentence every 20 ms, two sentences an epoch: 25 fixes a second.
     gpsfake.arguments = ["-q", "-1", "-P", String(port), "-c", "0.02", "-W", "300", track.path]
+    gpsfake.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
     gpsfake.standardOutput = FileHandle.nullDevice
     gpsfake.standardError = FileHandle.nullDevice
     try gpsfake.run()

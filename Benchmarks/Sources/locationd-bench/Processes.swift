@@ -97,11 +97,15 @@ private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
     return (read[0], read[1])
 }
 
-/// Starts a program in the background, its output discarded.
-func startProcess(_ path: String, _ arguments: [String]) throws -> Process {
+/// Starts a program in the background, its output discarded; `environment` is
+/// added to this process's.
+func startProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -236,7 +240,10 @@ final class GPSDRig {
         try nmeaTrack(epochs: epochs, rate: rate).write(to: track, atomically: true, encoding: .ascii)
         port = try freeLoopbackPort()
         let cycle = String(format: "%.4f", 1 / Double(rate * 3))
-        gpsfake = try startProcess("/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", cycle, track.path])
+        // TMPDIR: gpsfake's gpsd puts its control socket there, named after gpsfake's pid;
+        // in the shared /tmp a stale one of a recycled pid makes gpsfake skip adding the device.
+        gpsfake = try startProcess(
+            "/usr/bin/gpsfake", ["-q", "-P", String(port), "-c", cycle, track.path], environment: ["TMPDIR": work.path])
         data = work.appendingPathComponent("data").path
         daemon = try startProcess(
             locationd.path,

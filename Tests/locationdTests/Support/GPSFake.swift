@@ -61,6 +61,40 @@ final class GPSFake: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: directory + "/gpsfake.err", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory + "/gpsfake.err")
         try process.run()
+        let (pid, directory) = (process.processIdentifier, directory)
+        Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory) }
+    }
+
+    /// Adds gpsfake's terminal to its gpsd through gpsd's control socket, as gpsfake
+    /// itself does, in case gpsfake's own attempt went nowhere: gpsfake waits only for
+    /// the socket's file to exist, and a connect between gpsd's bind and its listen
+    /// fails, after which gpsfake carries on without telling anyone. gpsd then has no
+    /// device, and no client gets a fix (seen about once in ten suite runs on a loaded
+    /// machine). Whichever add comes second gets gpsd's "ERROR" (already there), which
+    /// is harmless. Gives up when gpsfake ends or after 30 s.
+    private static func addDevice(of gpsfake: pid_t, controlDirectory: String) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, kill(gpsfake, 0) == 0 {
+            if let terminal = terminal(of: gpsfake),
+                let socketName = try? FileManager.default.contentsOfDirectory(atPath: controlDirectory)
+                    .first(where: { $0.hasSuffix(".sock") }),
+                let connection = try? connectRaw(controlDirectory + "/" + socketName)
+            {
+                defer { try? connection.close() }
+                // gpsd reads the command up to the NUL and answers "OK" or "ERROR".
+                try? connection.write(contentsOf: Data("+\(terminal)\r\n\0".utf8))
+                if readLine(connection) != nil { return }
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// The pseudo-terminal gpsfake writes the log into (it keeps the slave end open).
+    private static func terminal(of pid: pid_t) -> String? {
+        let directory = "/proc/\(pid)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        return descriptors.lazy.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
+            .first { $0.hasPrefix("/dev/pts/") }
     }
 
     /// Runs `body`; when it throws, records what gpsfake and `log` said first, so
@@ -105,14 +139,7 @@ final class GPSFake: @unchecked Sendable {
     }
 
     /// Whether process `pid` has a pseudo-terminal open (gpsd has no other).
-    private static func hasTerminalOpen(_ pid: pid_t) -> Bool {
-        let directory = "/proc/\(pid)/fd"
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
-        return descriptors.contains { descriptor in
-            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + descriptor)
-            return target?.hasPrefix("/dev/pts/") == true
-        }
-    }
+    private static func hasTerminalOpen(_ pid: pid_t) -> Bool { terminal(of: pid) != nil }
 
     deinit { stop() }
 

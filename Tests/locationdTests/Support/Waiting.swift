@@ -27,7 +27,11 @@ func connectRaw(_ path: String) throws -> FileHandle {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
         }
     }
-    guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    guard result == 0 else {
+        let code = POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED
+        close(fd)
+        throw POSIXError(code)
+    }
     // Long enough for a loaded or sanitized run; a test that waits this long has failed anyway.
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
