@@ -7,13 +7,29 @@ import Testing
 /// refuses the rest with an error object, keeps streaming to a watcher that was there
 /// first, logs the flood in a line or two, and does not grow with each flood.
 @Suite struct ControlFloodTests {
+    /// `client` moved to a descriptor of 1024 or more, when the limit allows. The libgps
+    /// tests running alongside in this process need a free descriptor below select's
+    /// limit of 1024 (the provider refuses a connection otherwise), and a thousand low
+    /// ones held at once left them none.
+    static func aboveSelectLimit(_ client: FileHandle) -> FileHandle {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096, limit.rlim_max > limit.rlim_cur {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let high = fcntl(client.fileDescriptor, F_DUPFD_CLOEXEC, 1024)
+        guard high >= 0 else { return client }
+        return FileHandle(fileDescriptor: high, closeOnDealloc: true)
+    }
+
     @Test func thousandConnectionsAtOnceAreBoundedAndTheDaemonKeepsServing() async throws {
         let directory = try TemporaryDirectory()
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
         let watcher = try connectRaw(daemon.socketPath)
         try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
-        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        #expect(await readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
 
         // The watcher holds one of the slots.
         let free = ControlServer.Limits().maxClients - 1
@@ -22,14 +38,14 @@ import Testing
             // All thousand are connected before any reply is read.
             var clients: [FileHandle] = []
             for _ in 0..<1000 {
-                let client = try connectRaw(daemon.socketPath)
+                let client = Self.aboveSelectLimit(try connectRaw(daemon.socketPath))
                 try? client.write(contentsOf: Data("?VERSION;\n".utf8))
                 clients.append(client)
             }
             var answered = 0
             var refused = 0
             for client in clients {
-                switch readLine(client) {
+                switch await readLine(client) {
                 case let line? where line.contains(#""class":"VERSION""#): answered += 1
                 case #"{"class":"ERROR","message":"too many clients"}"#: refused += 1
                 case let other: Issue.record("unexpected answer \(other ?? "nil")")
@@ -43,7 +59,7 @@ import Testing
         }
 
         // The watcher from before the floods still gets fixes, and a new client is served.
-        #expect(readLine(watcher)?.hasPrefix(#"{"class":"TPV""#) == true)
+        #expect(await readLine(watcher)?.hasPrefix(#"{"class":"TPV""#) == true)
         let socketPath = daemon.socketPath
         try await waitUntil(seconds: 20) {
             ((try? ControlClient.ask("?STATUS;", socketPath: socketPath)) ?? nil) != nil

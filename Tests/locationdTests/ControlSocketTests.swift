@@ -70,8 +70,8 @@ final class ControlFixture: Sendable {
         let flooder = try connectRaw(fixture.server.path)
         let chunk = Data(repeating: UInt8(ascii: "A"), count: 4096)
         try? flooder.write(contentsOf: chunk)
-        #expect(readLine(flooder) == #"{"class":"ERROR","message":"request too long"}"#)
-        #expect(readLine(flooder) == nil)
+        #expect(await readLine(flooder) == #"{"class":"ERROR","message":"request too long"}"#)
+        #expect(await readLine(flooder) == nil)
         #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
     }
 
@@ -85,11 +85,11 @@ final class ControlFixture: Sendable {
         for _ in 0..<4 {
             let client = try connectRaw(fixture.server.path)
             try client.write(contentsOf: Data("?VERSION;".utf8))
-            #expect(readLine(client)?.contains(#""class":"VERSION""#) == true)
+            #expect(await readLine(client)?.contains(#""class":"VERSION""#) == true)
             held.append(client)
         }
         let refused = try connectRaw(fixture.server.path)
-        #expect(readLine(refused) == #"{"class":"ERROR","message":"too many clients"}"#)
+        #expect(await readLine(refused) == #"{"class":"ERROR","message":"too many clients"}"#)
         held.removeAll()
         try await waitUntil { fixture.server.clientCount == 0 }
         #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
@@ -101,10 +101,10 @@ final class ControlFixture: Sendable {
         defer { Task { await fixture.server.stop() } }
         let watcher = try connectRaw(fixture.server.path)
         try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
-        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        #expect(await readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
         try await waitUntil { !fixture.watchers.isEmpty }
         for index in 0..<100 { fixture.broadcast(#"{"n":\#(index)}"#) }
-        for index in 0..<100 { #expect(readLine(watcher) == #"{"n":\#(index)}"#) }
+        for index in 0..<100 { #expect(await readLine(watcher) == #"{"n":\#(index)}"#) }
     }
 
     @Test func watcherThatNeverReadsIsDroppedWithoutSlowingOthers() async throws {

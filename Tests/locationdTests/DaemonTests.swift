@@ -24,17 +24,17 @@ struct DaemonTests {
 
         let watcher = try connectRaw(daemon.socketPath)
         try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
-        #expect(readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+        #expect(await readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
         var times: [String] = []
         while times.count < 3 {
-            let fix = try Self.object(try #require(readLine(watcher)))
+            let fix = try Self.object(try #require(await readLine(watcher)))
             #expect(fix["class"] as? String == "TPV")
             #expect(fix["source"] as? String == "simulated")
             times.append(try #require(fix["time"] as? String))
         }
         #expect(times == times.sorted() && Set(times).count == 3)
 
-        let last = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        let last = try await runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
         #expect(last.status == 0)
         let answer = try Self.object(last.stdout)
         #expect(answer["state"] as? String == "live")
@@ -53,7 +53,7 @@ struct DaemonTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         // Fixes sent before the stop may still be queued; then the stream ends.
         var queued = 0
-        while let line = readLine(watcher) {
+        while let line = await readLine(watcher) {
             #expect(line.hasPrefix(#"{"class":"TPV""#))
             queued += 1
             if queued > 100 { break }
@@ -66,7 +66,7 @@ struct DaemonTests {
         let newestTime = try #require(newest["time"] as? String)
         let storedTime = try #require(stored.time)
         #expect(storedTime >= ISO8601DateFormatter.withMilliseconds.date(from: newestTime)!)
-        let restored = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        let restored = try await runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
         #expect(restored.status == 3)
         #expect(restored.stderr.contains("no daemon answers"))
         let answer2 = try Self.object(restored.stdout)
@@ -88,7 +88,7 @@ struct DaemonTests {
     @Test func sigintStopsTooAndASecondDaemonOnTheSameDirectoryIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let first = try await DaemonProcess(dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
-        let second = try runLocationd([
+        let second = try await runLocationd([
             "run", "--data-dir", first.dataDirectory, "--source", "simulated", "--socket", directory.path + "/other.sock",
         ])
         #expect(second.status == 69)
@@ -98,9 +98,9 @@ struct DaemonTests {
         #expect(stopped.status == 0)
     }
 
-    @Test func lastWithoutDaemonOrStoreSaysNoFix() throws {
+    @Test func lastWithoutDaemonOrStoreSaysNoFix() async throws {
         let directory = try TemporaryDirectory()
-        let run = try runLocationd(["last", "--data-dir", directory.path])
+        let run = try await runLocationd(["last", "--data-dir", directory.path])
         #expect(run.status == 4)
         #expect(run.stdout == "no fix known\n")
         #expect(run.stderr.contains("no daemon answers"))
@@ -115,8 +115,8 @@ struct DaemonTests {
         (["run", "--data-dir", "/proc/locationd"], Int32(73), "cannot create the data directory"),
         (["last", "--json", "--geojson"], Int32(64), "exclude each other"),
     ])
-    func badCommandLinesGetOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) throws {
-        let run = try runLocationd(arguments)
+    func badCommandLinesGetOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) async throws {
+        let run = try await runLocationd(arguments)
         #expect(run.status == status)
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count <= 3, "\(run.stderr)")
@@ -133,21 +133,21 @@ struct DaemonTests {
             arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "30"])
         let watcher = try connectRaw(daemon.socketPath)
         try watcher.write(contentsOf: Data("?WATCH;".utf8))
-        _ = readLine(watcher)
+        _ = await readLine(watcher)
         try await gpsfake.startFeeding()
-        let expected = try runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
+        let expected = try await runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
         let expectedLast = try Self.object(try #require(expected.stdout.split(separator: "\n").last.map(String.init)))
         var seen: [String: Any] = [:]
         while seen["time"] as? String != expectedLast["time"] as? String {
-            seen = try Self.object(try #require(readLine(watcher), "the watch ended before the track's last fix"))
+            seen = try Self.object(try #require(await readLine(watcher), "the watch ended before the track's last fix"))
         }
         // A watcher that comes after the track ended gets the current fix first.
         let late = try connectRaw(daemon.socketPath)
         try late.write(contentsOf: Data("?WATCH;".utf8))
-        #expect(readLine(late) == #"{"class":"WATCH","enable":true}"#)
-        let current = try Self.object(try #require(readLine(late)))
+        #expect(await readLine(late) == #"{"class":"WATCH","enable":true}"#)
+        let current = try Self.object(try #require(await readLine(late)))
         #expect(current["time"] as? String == expectedLast["time"] as? String)
-        let last = try runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
+        let last = try await runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
         let answer = try Self.object(last.stdout)
         #expect(answer["source"] as? String == "gpsd")
         #expect(answer["time"] as? String == expectedLast["time"] as? String)

@@ -11,8 +11,8 @@ struct GPSDSampleTrackTests {
         .appendingPathComponent("SampleTracks/walk.nmea")
 
     /// `locationd replay FILE --format json`, by fix time.
-    static func replayed(_ file: URL) throws -> [String: [String: Any]] {
-        let run = try runLocationd(["replay", file.path, "--format", "json", "--speed", "max"])
+    static func replayed(_ file: URL) async throws -> [String: [String: Any]] {
+        let run = try await runLocationd(["replay", file.path, "--format", "json", "--speed", "max"])
         #expect(run.status == 0, "\(run.stderr)")
         var fixes: [String: [String: Any]] = [:]
         for line in run.stdout.split(separator: "\n") {
@@ -23,7 +23,7 @@ struct GPSDSampleTrackTests {
     }
 
     @Test func gpsdAgreesWithReplay() async throws {
-        let replayed = try Self.replayed(Self.walk)
+        let replayed = try await Self.replayed(Self.walk)
         #expect(replayed.count == 300)
         let gpsfake = try GPSFake(log: Self.walk, cycle: 0.01)
         defer { gpsfake.stop() }

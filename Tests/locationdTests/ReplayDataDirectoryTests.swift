@@ -12,10 +12,10 @@ struct ReplayDataDirectoryTests {
         return "\(zoom)/\(x)/\(y)"
     }
 
-    @Test func aReplayedTrackFillsTheTileLogAndTheLastFix() throws {
+    @Test func aReplayedTrackFillsTheTileLogAndTheLastFix() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.path + "/data"
-        let replay = try runLocationd([
+        let replay = try await runLocationd([
             "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
         ])
         #expect(replay.status == 0)
@@ -24,7 +24,7 @@ struct ReplayDataDirectoryTests {
         }
         #expect(fixes.count > 100)
 
-        let tiles = try runLocationd(["tiles", "--data-dir", data, "--zoom", "17"])
+        let tiles = try await runLocationd(["tiles", "--data-dir", data, "--zoom", "17"])
         #expect(tiles.status == 0)
         let logged = Set(tiles.stdout.split(separator: "\n").map(String.init))
         for fix in fixes {
@@ -33,7 +33,7 @@ struct ReplayDataDirectoryTests {
             #expect(logged.contains(Self.tile(lat: lat, lon: lon, zoom: 17)), "no tile for \(lat), \(lon)")
         }
 
-        let last = try runLocationd(["last", "--data-dir", data, "--json"])
+        let last = try await runLocationd(["last", "--data-dir", data, "--json"])
         #expect(last.status == 3)
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(last.stdout.utf8)) as? [String: Any])
         #expect(answer["state"] as? String == "restored")
@@ -44,7 +44,7 @@ struct ReplayDataDirectoryTests {
     @Test func aReplayDoesNotWriteIntoARunningDaemonsDirectory() async throws {
         let directory = try TemporaryDirectory()
         let daemon = try await DaemonProcess(dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
-        let replay = try runLocationd([
+        let replay = try await runLocationd([
             "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--data-dir", daemon.dataDirectory,
         ])
         #expect(replay.status == 69)

@@ -15,16 +15,16 @@ struct ReplayProgressTests {
     }
 
     /// Runs `locationd ARGUMENTS` under `script`, stdout to /dev/null; returns what the terminal showed.
-    private func onTerminal(_ arguments: [String]) throws -> Run {
+    private func onTerminal(_ arguments: [String]) async throws -> Run {
         let command = ([locationdBinary().path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
-        return try runProgram("/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"])
+        return try await runProgram("/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"])
     }
 
-    @Test func largeReplayOnATerminalDrawsABarThenErasesIt() throws {
+    @Test func largeReplayOnATerminalDrawsABarThenErasesIt() async throws {
         let track = try largeTrack()
         defer { try? FileManager.default.removeItem(atPath: track) }
         let megabytes = (try FileManager.default.attributesOfItem(atPath: track)[.size] as! Int) >> 20
-        let run = try onTerminal(["replay", track, "--speed", "max", "--format", "json"])
+        let run = try await onTerminal(["replay", track, "--speed", "max", "--format", "json"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("] 100% of \(megabytes) MiB"), "terminal showed: \(run.stdout.suffix(300))")
         #expect(run.stdout.contains("[" + String(repeating: "#", count: 40) + "]"))
@@ -33,15 +33,15 @@ struct ReplayProgressTests {
         #expect(run.stdout.contains("fixes"))
     }
 
-    @Test func smallReplayOnATerminalAndLargeReplayIntoAPipeDrawNoBar() throws {
-        let small = try onTerminal(["replay", sampleTrackPath("walk.nmea"), "--speed", "max"])
+    @Test func smallReplayOnATerminalAndLargeReplayIntoAPipeDrawNoBar() async throws {
+        let small = try await onTerminal(["replay", sampleTrackPath("walk.nmea"), "--speed", "max"])
         #expect(small.status == 0)
         #expect(!small.stdout.contains("%"))
         #expect(small.stdout.contains("300 fixes"))
 
         let track = try largeTrack()
         defer { try? FileManager.default.removeItem(atPath: track) }
-        let piped = try runLocationd(["replay", track, "--speed", "max", "--format", "json"])
+        let piped = try await runLocationd(["replay", track, "--speed", "max", "--format", "json"])
         #expect(piped.status == 0)
         #expect(!piped.stderr.contains("%") && !piped.stderr.contains("\r"))
     }

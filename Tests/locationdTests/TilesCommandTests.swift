@@ -22,18 +22,18 @@ private func dataDirectory() throws -> URL {
     return directory
 }
 
-@Test func tilesPrintsOnePathPerLineForAPrefetcher() throws {
+@Test func tilesPrintsOnePathPerLineForAPrefetcher() async throws {
     let directory = try dataDirectory()
-    let run = try runLocationd(["tiles", "--data-dir", directory.path])
+    let run = try await runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 0)
     #expect(run.stdout == "14/10/20\n14/10/21\n14/11/20\n14/11/21\n14/15/18\n17/70406/42987\n")
 
-    let zoomed = try runLocationd(["tiles", "--data-dir", directory.path, "--zoom", "17", "--format", "txt"])
+    let zoomed = try await runLocationd(["tiles", "--data-dir", directory.path, "--zoom", "17", "--format", "txt"])
     #expect(zoomed.stdout == "17/70406/42987\n")
 }
 
-@Test func tilesPrintsCSVWithTimesInUTC() throws {
-    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
+@Test func tilesPrintsCSVWithTimesInUTC() async throws {
+    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
     #expect(run.status == 0)
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.first == "zoom,x,y,first_seen,last_seen,visits")
@@ -41,8 +41,8 @@ private func dataDirectory() throws -> URL {
     #expect(lines.count == 6)
 }
 
-@Test func tilesPrintsGeoJSONPolygons() throws {
-    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
+@Test func tilesPrintsGeoJSONPolygons() async throws {
+    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
     #expect(run.status == 0)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(json["type"] as? String == "FeatureCollection")
@@ -62,8 +62,8 @@ private func dataDirectory() throws -> URL {
     #expect(properties["z"] as? Int == 17)
 }
 
-@Test func tilesStatsGivesCountsMaxSquareAndTimesPerZoom() throws {
-    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--stats"])
+@Test func tilesStatsGivesCountsMaxSquareAndTimesPerZoom() async throws {
+    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--stats"])
     #expect(run.status == 0)
     #expect(
         run.stdout == """
@@ -73,9 +73,9 @@ private func dataDirectory() throws -> URL {
             """)
 }
 
-@Test func tilesWithoutADatabaseSaysSoAndExits66() throws {
+@Test func tilesWithoutADatabaseSaysSoAndExits66() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-none-\(UUID().uuidString)")
-    let run = try runLocationd(["tiles", "--data-dir", directory.path])
+    let run = try await runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 66)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.contains("no tile database"))
@@ -83,14 +83,14 @@ private func dataDirectory() throws -> URL {
     #expect(!FileManager.default.fileExists(atPath: directory.path))
 }
 
-@Test func tilesOnACorruptDatabaseFailsAndLeavesItAlone() throws {
+@Test func tilesOnACorruptDatabaseFailsAndLeavesItAlone() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bad-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let file = directory.appendingPathComponent(TileDatabase.fileName)
     let garbage = Data(repeating: 0x42, count: 4096)
     try garbage.write(to: file)
 
-    let run = try runLocationd(["tiles", "--data-dir", directory.path, "--stats"])
+    let run = try await runLocationd(["tiles", "--data-dir", directory.path, "--stats"])
     #expect(run.status == 66)
     #expect(run.stderr.contains("not a usable database"))
     #expect(run.stderr.split(separator: "\n").count == 1)
@@ -102,8 +102,8 @@ private func dataDirectory() throws -> URL {
     ["--format", "kml"],
     ["--stats", "--format", "csv"],
 ])
-func tilesRejectsBadFlagsWithUsageStatus(flags: [String]) throws {
-    let run = try runLocationd(["tiles", "--data-dir", try dataDirectory().path] + flags)
+func tilesRejectsBadFlagsWithUsageStatus(flags: [String]) async throws {
+    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path] + flags)
     #expect(run.status == 64)
     #expect(run.stdout.isEmpty)
 }

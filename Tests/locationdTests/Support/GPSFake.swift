@@ -75,7 +75,9 @@ final class GPSFake: @unchecked Sendable {
     private static func addDevice(of gpsfake: pid_t, controlDirectory: String) {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, kill(gpsfake, 0) == 0 {
-            if let terminal = terminal(of: gpsfake),
+            // gpsfake opens the terminal to everyone just after creating it; added before
+            // that, gpsd (which drops root) fails to open it and forgets the device.
+            if let terminal = terminal(of: gpsfake), isOpenToAll(terminal),
                 let socketName = try? FileManager.default.contentsOfDirectory(atPath: controlDirectory)
                     .first(where: { $0.hasSuffix(".sock") }),
                 let connection = try? connectRaw(controlDirectory + "/" + socketName)
@@ -83,10 +85,16 @@ final class GPSFake: @unchecked Sendable {
                 defer { try? connection.close() }
                 // gpsd reads the command up to the NUL and answers "OK" or "ERROR".
                 try? connection.write(contentsOf: Data("+\(terminal)\r\n\0".utf8))
-                if readLine(connection) != nil { return }
+                if readLineBlocking(connection) != nil { return }
             }
             usleep(20_000)
         }
+    }
+
+    /// Whether everyone may read and write `path`.
+    private static func isOpenToAll(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & 0o006 == 0o006
     }
 
     /// The pseudo-terminal gpsfake writes the log into (it keeps the slave end open).

@@ -13,19 +13,25 @@ func locationdBinary() -> URL {
 }
 
 /// What a run of the built binary printed, and how it ended.
-struct Run {
+struct Run: Sendable {
     let status: Int32
     let stdout: String
     let stderr: String
 }
 
 /// Runs `locationd` with `arguments` and waits for it to exit.
-func runLocationd(_ arguments: [String]) throws -> Run {
-    try runProgram(locationdBinary().path, arguments)
+func runLocationd(_ arguments: [String]) async throws -> Run {
+    try await runProgram(locationdBinary().path, arguments)
+}
+
+/// Runs the program at `path` with `arguments` and waits for it to exit, on a
+/// thread of its own (see ``offThePool(_:)``).
+func runProgram(_ path: String, _ arguments: [String]) async throws -> Run {
+    try await offThePool { try runProgramBlocking(path, arguments) }
 }
 
 /// Runs the program at `path` with `arguments` and waits for it to exit.
-func runProgram(_ path: String, _ arguments: [String]) throws -> Run {
+func runProgramBlocking(_ path: String, _ arguments: [String]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments

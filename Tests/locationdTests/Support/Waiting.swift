@@ -38,8 +38,33 @@ func connectRaw(_ path: String) throws -> FileHandle {
     return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }
 
-/// Reads one line (without newline) from a raw connection; nil at end of stream or timeout.
-func readLine(_ handle: FileHandle) -> String? {
+/// Reads one line (without newline) from a raw connection; nil at end of stream or
+/// timeout. The read blocks a thread of its own, not one of Swift concurrency's.
+func readLine(_ handle: FileHandle) async -> String? {
+    await offThePool { readLineBlocking(handle) }
+}
+
+/// Runs blocking `work` (a read that waits for a daemon, a wait for a child process)
+/// on a thread of its own and awaits its result. Swift Testing runs every test's
+/// async code on the cooperative pool, one thread per core (two here); tests that
+/// blocked those threads for seconds starved the rest, whose waits then timed out
+/// although nothing was wrong (on a loaded machine, about one suite run in ten).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
+
+/// ``offThePool(_:)`` for work that throws.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// Reads one line (without newline) from a raw connection, blocking the calling
+/// thread; nil at end of stream or timeout.
+func readLineBlocking(_ handle: FileHandle) -> String? {
     var bytes: [UInt8] = []
     var byte: UInt8 = 0
     while read(handle.fileDescriptor, &byte, 1) == 1 {
