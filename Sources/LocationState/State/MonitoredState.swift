@@ -19,9 +19,11 @@ import Dispatch
 /// No delivery depends on the main queue. Calls for one listener never overlap;
 /// different listeners run concurrently.
 public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable {
-    // `@unchecked` only because the superclass is not final; the one stored
-    // property added here is a `let` of a `Sendable` type (see `State`).
+    // `@unchecked` only because the superclass is not final; the stored properties
+    // added here are `let`s of `Sendable` types (see `State`).
     @usableFromInline let subscriptions = Locked<[Subscription<Value>]>([])
+    /// Boxes of recent changes, dropped on the modifying thread (see `RetiredChanges`).
+    @usableFromInline let retired = Locked(RetiredChanges<Value>())
 
     deinit {
         for subscription in subscriptions.withLock({ $0 }) {
@@ -106,6 +108,7 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
         for subscription in subscriptions {
             subscription.enqueue(change)
         }
+        retired.withLock { $0.keep(change) }
     }
 
     /// How many attachments are live (released weak listeners are counted until
