@@ -12,12 +12,7 @@ import Testing
     /// limit of 1024 (the provider refuses a connection otherwise), and a thousand low
     /// ones held at once left them none.
     static func aboveSelectLimit(_ client: FileHandle) -> FileHandle {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < 4096, limit.rlim_max > limit.rlim_cur {
-            limit.rlim_cur = min(limit.rlim_max, 4096)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
+        raiseDescriptorLimit(to: 4096)
         let high = fcntl(client.fileDescriptor, F_DUPFD_CLOEXEC, 1024)
         guard high >= 0 else { return client }
         return FileHandle(fileDescriptor: high, closeOnDealloc: true)

@@ -36,13 +36,8 @@ struct GPSDBadPeerTests {
         // taking every lower descriptor from the tests running alongside, so the
         // session's socket is put there by hand: a socket pair, one end at 1500.
         let high: Int32 = 1500
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur <= rlim_t(high) {
-            try #require(limit.rlim_max > rlim_t(high), "the descriptor limit \(limit.rlim_max) is too low for this test")
-            limit.rlim_cur = min(limit.rlim_max, 4096)
-            try #require(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
-        }
+        let limit = raiseDescriptorLimit(to: 4096)
+        try #require(limit > rlim_t(high), "the descriptor limit \(limit) is too low for this test")
         var pair: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }

@@ -12,16 +12,14 @@ import Dispatch
 /// been made, a box has normally been delivered to every listener by then, and the
 /// state's thread frees it into its own thread cache.
 ///
-/// Outside a burst (changes more than ``burstGapNanoseconds`` apart, as from a
-/// 10 Hz receiver) it keeps only the newest box, so a daemon holds no more memory.
+/// Outside a burst (changes more than `Subscription.burstGapNanoseconds`, 1 ms,
+/// apart, as from a 10 Hz receiver) it keeps only the newest box, so a daemon holds no more memory.
 /// Which thread frees a box is all this changes: a listener that still holds one
 /// simply frees it later, as before.
 @usableFromInline
 struct RetiredChanges<Value: Sendable>: Sendable {
     /// Changes kept in a burst: more than a listener's usual backlog of batches.
     @usableFromInline static var capacity: Int { 4096 }
-    /// The gap that ends a burst, as for `Subscription`'s bursts.
-    @usableFromInline static var burstGapNanoseconds: UInt64 { 1_000_000 }
 
     @usableFromInline var boxes: [StateChange<Value>.Values?] = []
     @usableFromInline var next = 0
@@ -34,7 +32,7 @@ struct RetiredChanges<Value: Sendable>: Sendable {
     @inlinable
     mutating func keep(_ change: StateChange<Value>, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         defer { lastNanoseconds = now }
-        if now &- lastNanoseconds > Self.burstGapNanoseconds {
+        if now &- lastNanoseconds > Subscription<Value>.burstGapNanoseconds {
             boxes.removeAll()
             boxes.append(change.values)
             next = 1

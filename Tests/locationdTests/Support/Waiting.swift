@@ -87,3 +87,16 @@ func waitUntil(
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// Raises this process's soft limit on open descriptors to `wanted`, or to the hard
+/// limit if that is lower; returns the soft limit now in force.
+@discardableResult
+func raiseDescriptorLimit(to wanted: rlim_t) -> rlim_t {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    if limit.rlim_cur < wanted, limit.rlim_max > limit.rlim_cur {
+        limit.rlim_cur = min(limit.rlim_max, wanted)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    return limit.rlim_cur
+}
