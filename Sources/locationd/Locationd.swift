@@ -5,7 +5,10 @@ struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationd",
         abstract: "A location service for Linux, built on gpsd.",
-        subcommands: [RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ReplaySampleTracksCommand.self]
+        subcommands: [
+            RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, RegionsCommand.self,
+            ReplaySampleTracksCommand.self,
+        ]
     )
 }
 

@@ -39,6 +39,17 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Tile zoom levels to log with --data-dir (default 14,17).", valueName: "list"))
     var zooms: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also print the enter and leave events of the regions in this GeoJSON file, after the fix that made each.",
+            valueName: "file"))
+    var regions: String?
+
+    @Option(
+        name: .customLong("region-dwell"),
+        help: ArgumentHelp("Seconds inside a region before an enter counts (default 0).", valueName: "seconds"))
+    var regionDwell: Double?
+
     func run() async throws {
         let output = ReplayOutput(format: format)
         let progress = ReplayProgress.forTerminal()
@@ -48,7 +59,16 @@ struct ReplayCommand: AsyncParsableCommand {
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
         let listeners: ReplayListeners?
+        let monitor: RegionMonitor?
         do {
+            monitor = try regions.map { path throws(LocationError) in
+                var configuration = RegionConfiguration()
+                if let regionDwell {
+                    _ = try configuration.apply(key: "region-dwell", value: "\(regionDwell)", origin: "--region-dwell")
+                }
+                return RegionMonitor(
+                    regions: try RegionSet.load(geoJSONFile: path), options: configuration.options, store: nil)
+            }
             listeners = try dataDirectory.map { directory throws(LocationError) in
                 let zooms = try zooms.map { text throws(LocationError) in
                     try DaemonConfiguration.parseZooms(text, origin: "--zooms")
@@ -60,7 +80,8 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         // Unpaced, fixes reach the state in batches (a paced fix must show at once).
         let pipeline = ReplayPipeline(
-            output: output, batchSize: speed == .max ? 1024 : 1, alsoRecord: listeners.map { $0.record })
+            output: output, batchSize: speed == .max ? 1024 : 1, alsoRecord: listeners.map { $0.record },
+            regions: monitor)
         let statistics: NMEAStatistics
         do {
             statistics = try await provider.replay { pipeline.send($0) }

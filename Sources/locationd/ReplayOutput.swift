@@ -71,6 +71,19 @@ final class ReplayOutput: Sendable {
         }
     }
 
+    /// Prints a region event after the fix that made it: a REGION object in `json`,
+    /// a line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
+    func print(_ event: RegionEvent) {
+        state.withLock { state in
+            switch format {
+            case .json: event.appendJSON(to: &state.buffer)
+            case .text: state.buffer.append(contentsOf: event.text.utf8)
+            case .geojson, .gpx: return
+            }
+            state.buffer.append(10)
+        }
+    }
+
     /// Closes the document and flushes what is buffered.
     func finish() {
         state.withLock { state in

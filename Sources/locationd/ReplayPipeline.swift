@@ -54,9 +54,15 @@ final class ReplayPipeline: Sendable {
     /// A pipeline whose listener prints through `output` on its own serial queue, and
     /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
     ///
-    /// - Parameter batchSize: 1 when fixes must reach the listener as soon as they are
-    ///   sent (paced replay); at most a quarter of ``window``.
-    init(output: ReplayOutput, batchSize: Int = 1, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - batchSize: 1 when fixes must reach the listener as soon as they are
+    ///     sent (paced replay); at most a quarter of ``window``.
+    ///   - regions: updated with every change after its fix is printed; its events are
+    ///     printed right after that fix.
+    init(
+        output: ReplayOutput, batchSize: Int = 1, alsoRecord: (@Sendable (Location?) -> Void)? = nil,
+        regions: RegionMonitor? = nil
+    ) {
         precondition(batchSize >= 1 && batchSize <= ReplayPipeline.window / 4, "batch size out of range")
         self.batchSize = batchSize
         let inFlight = self.inFlight
@@ -64,6 +70,9 @@ final class ReplayPipeline: Sendable {
             change in
             alsoRecord?(change.new)
             if let fix = change.new { output.print(fix) }
+            if let regions {
+                for event in regions.update(with: change.new) { output.print(event) }
+            }
             inFlight.release()
         }
     }

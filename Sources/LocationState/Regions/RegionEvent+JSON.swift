@@ -37,11 +37,10 @@ extension RegionEvent {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One line for people and logs (no newline):
-    /// `2026-11-23T07:00:00.000Z enter home "Home" at 52.500000000, 13.400000000 (simulated)`.
+    /// One line for people, in the style of a replayed fix's text line (no newline):
+    /// `2026-11-23T07:00:00.000Z REGION enter home "Home" 52.500000 13.400000 simulated`.
     public var text: String {
-        let place = "\(String(format: "%.6f", lat)), \(String(format: "%.6f", lon))"
-        return "\(UTCCalendar.iso8601(time)) \(kind.rawValue) \(region) \"\(name)\" at \(place)"
-            + (simulated ? " (simulated)" : "")
+        "\(UTCCalendar.iso8601(time)) REGION \(kind.rawValue) \(region) \"\(name)\" "
+            + String(format: "%.6f %.6f", lat, lon) + (simulated ? " simulated" : "")
     }
 }

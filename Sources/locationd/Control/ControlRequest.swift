@@ -14,6 +14,8 @@ enum ControlRequest: Equatable, Sendable {
     case status
     /// The daemon's name and protocol version.
     case version
+    /// The region file and the regions the device is in.
+    case regions
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
 
@@ -31,6 +33,7 @@ enum ControlRequest: Equatable, Sendable {
         case "LAST": self = .last
         case "STATUS": self = .status
         case "VERSION": self = .version
+        case "REGIONS": self = .regions
         case "WATCH":
             let compact = argument.filter { !$0.isWhitespace }
             self = compact.contains("\"enable\":false") ? .unwatch : .watch

@@ -179,6 +179,10 @@ private final class ControlConnection: ChannelInboundHandler {
             Self.send(responder.status(), on: channel)
         case .version:
             Self.send(ControlReply.version, on: channel)
+        case .regions:
+            Self.send(
+                responder.regions?() ?? ControlReply.error("region monitoring is not configured (no regions file)"),
+                on: channel)
         case .watch:
             Self.send(ControlReply.watch(enabled: true), on: channel)
             guard stopWatching == nil else { return }
