@@ -5,11 +5,8 @@ import Testing
 
 @testable import LocationState
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The daemon's region service: a real region file, real SIGHUPs, a real store.
+/// The daemon's region service: a real region file, a real store. (The daemon's SIGHUP
+/// calls ``RegionService/reload()``; `RegionDaemonTests` sends it for real.)
 struct RegionServiceTests {
     static func feature(_ id: String, lat: Double, radius: Double = 100) -> String {
         #"{"type":"Feature","id":"\#(id)","properties":{"name":"\#(id.capitalized)","radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,\#(lat)]}}"#
@@ -48,10 +45,10 @@ struct RegionServiceTests {
         }
     }
 
-    /// Runs in a ServiceGroup: events from deviceLocation; SIGHUP with a changed file
-    /// keeps the membership of the regions that stay; SIGHUP with a bad file keeps the
+    /// Runs in a ServiceGroup: events from deviceLocation; a reload of a changed file
+    /// keeps the membership of the regions that stay; a reload of a bad file keeps the
     /// regions with one log line; shutdown stores the membership.
-    @Test func reloadsOnSIGHUPAndStoresOnShutdown() async throws {
+    @Test func reloadsAndStoresOnShutdown() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/regions.geojson"
             try Self.write([Self.feature("home", lat: 52.5), Self.feature("work", lat: 52.6)], to: path)
@@ -77,13 +74,13 @@ struct RegionServiceTests {
 
             try Self.write(
                 [Self.feature("home", lat: 52.5001, radius: 150), Self.feature("park", lat: 52.7)], to: path)
-            kill(getpid(), SIGHUP)
+            service.reload()
             try await reloads.wait(for: "the first reload") { $0.count == 1 }
             #expect(service.monitor.regions.regions.map(\.id) == ["home", "park"])
             #expect(service.monitor.membership.value == ["home"])
 
             try Data("{\"type\":".utf8).write(to: URL(fileURLWithPath: path))
-            kill(getpid(), SIGHUP)
+            service.reload()
             try await reloads.wait(for: "the second reload") { $0.count == 2 }
             #expect(service.monitor.regions.regions.map(\.id) == ["home", "park"])
             #expect(

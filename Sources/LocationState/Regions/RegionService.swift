@@ -3,19 +3,16 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The daemon's region monitoring, as a `Service`: keeps "regionMembership" derived
-/// from `deviceLocation`, logs every transition, runs the hooks, reloads the region
-/// file on SIGHUP, and stores the membership on shutdown.
+/// from `deviceLocation`, logs every transition, runs the hooks, and stores the
+/// membership on shutdown.
 ///
 /// The region file is read when the service is made: a bad or missing file there is
-/// a configuration error (``LocationError`` of kind `.usage`, exit 64). On SIGHUP the
-/// file is read again; a bad file then is logged in one line and the regions loaded
-/// before stay. Membership of regions that are still in the file (by identifier)
-/// survives a reload.
+/// a configuration error (``LocationError`` of kind `.usage`, exit 64). ``reload()``
+/// (the daemon calls it on SIGHUP) reads it again; a bad file then is logged in one
+/// line and the regions loaded before stay. Membership of regions that are still in
+/// the file (by identifier) survives a reload. The service leaves signals to its
+/// owner: the daemon has one handler for SIGHUP, which reloads every part.
 public final class RegionService: Service, Sendable {
     /// The membership, its events and the regions.
     public let monitor: RegionMonitor
@@ -27,11 +24,8 @@ public final class RegionService: Service, Sendable {
     private let hooks: RegionHooks
     private let logger: Logger
     private let queue = DispatchQueue(label: "locationd.regions")
-    private let hangup: SignalSource
 
     /// Reads the region file and opens the stored membership in `dataDirectory`.
-    ///
-    /// From here on SIGHUP no longer ends the process: it reloads the region file.
     ///
     /// - Throws: ``LocationError`` (`.usage`) when `configuration` names no region file
     ///   or the file cannot be read or is not valid; (`.cannotWrite`) when the
@@ -61,15 +55,7 @@ public final class RegionService: Service, Sendable {
         hooks = RegionHooks(
             onEnter: configuration.onEnter, onLeave: configuration.onLeave, timeout: configuration.hookTimeout,
             logger: logger)
-        signal(SIGHUP, SIG_IGN)
-        hangup = SignalSource(DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue))
-        hangup.source.setEventHandler { [weak self] in self?.reload() }
-        hangup.source.resume()
         logger.info("watching \(regions.count) regions from \(path)")
-    }
-
-    deinit {
-        hangup.source.cancel()
     }
 
     /// Follows `deviceLocation` until graceful shutdown, then stores the membership.
@@ -82,7 +68,6 @@ public final class RegionService: Service, Sendable {
         }
         let membership = monitor.attach(to: deviceLocation)
         try? await gracefulShutdown()
-        hangup.source.cancel()
         membership.cancel()
         events.cancel()
         do {
@@ -109,18 +94,5 @@ public final class RegionService: Service, Sendable {
     static func logLine(_ event: RegionEvent) -> String {
         "\(event.kind == .enter ? "entered" : "left") region \(event.region) (\"\(event.name)\") at "
             + String(format: "%.6f %.6f", event.lat, event.lon) + (event.simulated ? " (simulated)" : "")
-    }
-}
-
-/// A dispatch signal source, shared between threads.
-///
-/// `@unchecked` because Dispatch does not mark its source protocol `Sendable`; dispatch
-/// objects are thread-safe (their methods may be called from any thread), and the
-/// only reference is this `let`.
-private final class SignalSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-
-    init(_ source: any DispatchSourceSignal) {
-        self.source = source
     }
 }
