@@ -42,7 +42,9 @@ struct RunCommand: AsyncParsableCommand {
             "Seconds without a fix before the location counts as unknown (default 5).", valueName: "seconds"))
     var freshnessTimeout: String?
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
+    @Option(
+        help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info).", valueName: "level")
+    )
     var logLevel: String?
 
     @Flag(inversion: .prefixedNo, help: "Record the fixes as NMEA, one file a day, in tracks/ of the data directory.")

@@ -90,7 +90,7 @@ final class ControlServer: Sendable {
         let answered: Bool
         do {
             answered = try ControlClient.ask("?VERSION;", socketPath: path, timeoutSeconds: 1) != nil
-        } catch where error.kind == .usage {
+        } catch  where error.kind == .usage {
             throw error
         } catch {
             answered = true

@@ -57,7 +57,8 @@ final class Daemon: Sendable {
         var services: [any Service] = [ControlService(server: server)]
         services.append(
             ListenerService(
-                queue: queue, attach: {
+                queue: queue,
+                attach: {
                     deviceLocation.addListener(tiles, on: queue)
                     return { deviceLocation.removeListener(tiles) }
                 }, close: { try await tiles.close() }))
@@ -104,7 +105,8 @@ final class Daemon: Sendable {
         )
         var group = ServiceGroupConfiguration(
             services: services(signals: signals).map {
-                .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                .init(
+                    service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                     failureTerminationBehavior: .gracefullyShutdownGroup)
             }, logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(30)
@@ -121,7 +123,7 @@ final class Daemon: Sendable {
 
     /// SIGHUP: reads the configuration again; takes what can change while running,
     /// names what needs a restart, and keeps everything as it is when the new one is bad.
-    private func reload() {
+    func reload() {
         do {
             let new = try source.resolve()
             let changed = current.withLock { old in

@@ -143,7 +143,8 @@ struct DaemonConfiguration: Equatable, Sendable {
         case "replay": throw .usage("\(origin): 'replay' needs one file: --source replay FILE")
         default:
             throw .usage(
-                "\(origin): source must be auto, gpsd, simulated or replay FILE, not \(Self.shown(words.joined(separator: " ")))")
+                "\(origin): source must be auto, gpsd, simulated or replay FILE, not \(Self.shown(words.joined(separator: " ")))"
+            )
         }
     }
 
@@ -188,7 +189,8 @@ struct DaemonConfiguration: Equatable, Sendable {
         var zooms: [Int] = []
         for item in text.split(separator: ",") {
             guard let zoom = Int(item.trimmingCharacters(in: .whitespaces)), (0...22).contains(zoom) else {
-                throw .usage("\(origin): zooms must be numbers from 0 to 22 separated by commas, not \(Self.shown(text))")
+                throw .usage(
+                    "\(origin): zooms must be numbers from 0 to 22 separated by commas, not \(Self.shown(text))")
             }
             if !zooms.contains(zoom) { zooms.append(zoom) }
         }

@@ -47,7 +47,9 @@ struct DaemonConfigurationSource: Sendable {
             let key = name.dropFirst(Self.environmentPrefix.count).lowercased().replacingOccurrences(of: "_", with: "-")
             try configuration.apply(key: key, value: value, origin: "$\(name)")
         }
-        if let sourceWords { configuration.source = try DaemonConfiguration.parseSource(sourceWords, origin: "--source") }
+        if let sourceWords {
+            configuration.source = try DaemonConfiguration.parseSource(sourceWords, origin: "--source")
+        }
         for (key, value) in flags { try configuration.apply(key: key, value: value, origin: "--\(key)") }
         if let record { configuration.record = record }
         return configuration
