@@ -43,3 +43,18 @@ public struct ListenerService: Service {
         try await close()
     }
 }
+
+extension ListenerService {
+    /// `listener` attached to `state` on `queue` while the service runs, then `close`d.
+    public init<Listener: StateListener>(
+        _ listener: Listener, of state: MonitoredState<Listener.Value>, on queue: DispatchQueue,
+        close: @escaping @Sendable () async throws -> Void
+    ) {
+        self.init(
+            queue: queue,
+            attach: {
+                state.addListener(listener, on: queue)
+                return { state.removeListener(listener) }
+            }, close: close)
+    }
+}

@@ -21,7 +21,7 @@ final class Daemon: Sendable {
     private let server: ControlServer
     private let counter = FixCounter()
     /// The configuration in force, which SIGHUP replaces.
-    private let current: Mutex<DaemonConfiguration>
+    let current: Mutex<DaemonConfiguration>
 
     /// Prepares the data directory, takes its lock and opens the stores.
     init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
@@ -55,22 +55,10 @@ final class Daemon: Sendable {
         // instead of one per listener, a large share of the daemon's CPU time at 10 Hz.
         let queue = DispatchQueue(label: "locationd.listeners")
         var services: [any Service] = [ControlService(server: server)]
-        services.append(
-            ListenerService(
-                queue: queue,
-                attach: {
-                    deviceLocation.addListener(tiles, on: queue)
-                    return { deviceLocation.removeListener(tiles) }
-                }, close: { try await tiles.close() }))
+        services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
         if configuration.record {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)
-            services.append(
-                ListenerService(
-                    queue: queue,
-                    attach: {
-                        deviceLocation.addListener(recorder, on: queue)
-                        return { deviceLocation.removeListener(recorder) }
-                    }, close: { try recorder.close() }))
+            services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
         }
         // The fix counter and the last fix store: one attachment for both.
         services.append(
@@ -119,24 +107,5 @@ final class Daemon: Sendable {
             throw .internalError("the daemon's services ended unexpectedly: \(error)")
         }
         logger.info("stopped")
-    }
-
-    /// SIGHUP: reads the configuration again; takes what can change while running,
-    /// names what needs a restart, and keeps everything as it is when the new one is bad.
-    func reload() {
-        do {
-            let new = try source.resolve()
-            let changed = current.withLock { old in
-                defer { old = new }
-                return new.keysDiffering(from: old)
-            }
-            DaemonLogHandler.level.withLock { $0 = new.logLevel }
-            let later = changed.filter { !DaemonConfiguration.reloadableKeys.contains($0) }
-            logger.notice(
-                "SIGHUP: configuration read again\(later.isEmpty ? "" : "; \(later.joined(separator: ", ")) take effect at restart")"
-            )
-        } catch {
-            logger.error("SIGHUP: keeping the configuration in force: \(error.message)")
-        }
     }
 }
