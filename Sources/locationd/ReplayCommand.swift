@@ -79,9 +79,13 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error.exit()
         }
         // Unpaced, fixes reach the state in batches (a paced fix must show at once).
-        let pipeline = ReplayPipeline(
-            output: output, batchSize: speed == .max ? 1024 : 1, alsoRecord: listeners.map { $0.record },
-            regions: monitor)
+        let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1) { change in
+            listeners?.record(change)
+            if let fix = change { output.print(fix) }
+            if let monitor {
+                for event in monitor.update(with: change) { output.print(event) }
+            }
+        }
         let statistics: NMEAStatistics
         do {
             statistics = try await provider.replay { pipeline.send($0) }

@@ -30,17 +30,22 @@ struct ReplayCommandTests {
     }
 
     @Test func summaryCountsTheDamage() async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json"])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json",
+        ])
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 119)
         #expect(
             run.stderr.contains(
-                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped"))
+                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped")
+        )
     }
 
     @Test(arguments: ["text", "geojson", "gpx"])
     func otherFormats(_ format: String) async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format,
+        ])
         #expect(run.status == 0)
         switch format {
         case "geojson":
@@ -59,7 +64,9 @@ struct ReplayCommandTests {
         let gpx = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let direct = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text"])
+        let direct = try await runLocationd([
+            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text",
+        ])
         let again = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
         #expect(again.status == 0)
         // Time, dimension, latitude, longitude and altitude agree; speed may differ in its last printed digit.
@@ -71,7 +78,9 @@ struct ReplayCommandTests {
     }
 
     @Test func jsonOutputReplaysAsGpsdJSON() async throws {
-        let json = try await runLocationd(["replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json"])
+        let json = try await runLocationd([
+            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json",
+        ])
         let path = try temporaryFile(Array(json.stdout.utf8), suffix: ".json")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let again = try await runLocationd(["replay", path, "--input", "json", "--speed", "max", "--format", "json"])
@@ -124,10 +133,18 @@ struct ReplayCommandTests {
         #expect(!run.stderr.contains(", 0 lines dropped"))
     }
 
+    /// With `WRITE_SAMPLE_TRACKS=1` in the environment, writes them instead:
+    /// `WRITE_SAMPLE_TRACKS=1 swift test --filter sampleTracksAreWhatTheGeneratorWrites`.
     @Test func sampleTracksAreWhatTheGeneratorWrites() throws {
+        let write = ProcessInfo.processInfo.environment["WRITE_SAMPLE_TRACKS"] == "1"
         for (name, bytes) in ReplaySampleTracks.all() {
-            let committed = try Data(contentsOf: URL(fileURLWithPath: sampleTrackPath(name)))
-            #expect(Array(committed) == bytes, "SampleTracks/\(name) differs: run locationd sample-tracks SampleTracks")
+            let url = URL(fileURLWithPath: sampleTrackPath(name))
+            if write { try Data(bytes).write(to: url, options: .atomic) }
+            let committed = try Data(contentsOf: url)
+            #expect(
+                Array(committed) == bytes,
+                "SampleTracks/\(name) differs: WRITE_SAMPLE_TRACKS=1 swift test --filter sampleTracksAreWhatTheGeneratorWrites"
+            )
         }
     }
 }

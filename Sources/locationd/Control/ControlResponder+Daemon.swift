@@ -1,0 +1,48 @@
+import Foundation
+import LocationState
+
+extension ControlResponder {
+    /// The daemon's answers: from its current fix, its status, the fixes counted and
+    /// the last fix store (for `?LAST;` when nothing is current), and the region
+    /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
+    static func daemon(
+        deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
+        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil
+    ) -> ControlResponder {
+        ControlResponder(
+            last: {
+                ControlAnswers.last(
+                    current: deviceLocation.value, lastKnown: counter.lastKnown ?? lastFix.lastFix, now: Date())
+            },
+            status: {
+                ControlAnswers.status(
+                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
+            },
+            watch: { send in
+                // The current fix first, as a new watcher wants to know where the
+                // device is now; before any fix there is nothing to say yet.
+                let observation = deviceLocation.observe(policy: .all, sendingCurrentValue: true) { change in
+                    if change.old == nil, change.new == nil { return }
+                    send(ControlAnswers.watchLine(change.new))
+                }
+                // Region events in order among themselves; a REGION line may come just
+                // before or after the TPV line of the fix that made it.
+                let events = regions?.monitor.events.observe(policy: .all) { change in
+                    for event in change.new { send(event.jsonString) }
+                }
+                return {
+                    observation.cancel()
+                    events?.cancel()
+                }
+            },
+            regions: regions.map(regionsAnswer))
+    }
+
+    /// `?REGIONS;` for the daemon's region monitoring.
+    private static func regionsAnswer(_ service: RegionService) -> @Sendable () -> String {
+        {
+            ControlAnswers.regions(
+                file: service.path, count: service.monitor.regions.count, membership: service.monitor.current)
+        }
+    }
+}
