@@ -140,3 +140,24 @@ struct RegionMembershipTests {
         #expect(state.settled && state.inside.isEmpty)
     }
 }
+
+/// A track straight through a polygon with a hole: in, out into the hole, in again, out.
+struct RegionHoleTests {
+    @Test func aTrackThroughAHoleLeavesAndEntersAgain() throws {
+        let donut = try polygon(
+            "donut",
+            [
+                rectangle(west: 13.0, south: 52.0, east: 13.1, north: 52.1),
+                rectangle(west: 13.04, south: 52.0, east: 13.06, north: 52.1).map {
+                    ($0.0, $0.1 == 52.0 ? 52.02 : 52.08)
+                },
+            ])
+        // Eastwards along 52.05 N, every 0.001° (about 68 m).
+        let fixes: [Location?] = (0...120).map { step in regionFix(52.05, 12.99 + Double(step) * 0.001) }
+        let (_, events) = runMembership(fixes, regions: try RegionSet([donut]))
+        #expect(
+            events.map { "\($0.event.kind.rawValue) \(String(format: "%.3f", $0.event.lon))" } == [
+                "enter 13.000", "leave 13.041", "enter 13.060", "leave 13.101",
+            ])
+    }
+}
