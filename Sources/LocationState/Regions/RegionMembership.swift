@@ -82,12 +82,15 @@ public enum RegionMembership {
                 simulated: simulated)
         }
 
-        let containing = regions.regions(containing: lat, lon)
-        var insideNow = Set<RegionID>()
-        for region in containing {
-            insideNow.insert(region.id)
+        let containing = regions.indices(containing: lat, lon)
+        // A fix is inside few regions: a small array beats a set.
+        var insideNow: [RegionID] = []
+        insideNow.reserveCapacity(containing.count)
+        for index in containing {
+            let region = regions.regions[index]
+            insideNow.append(region.id)
             if state.inside.contains(region.id) {
-                state.pendingSince[region.id] = nil
+                if state.pendingSince[region.id] != nil { state.pendingSince[region.id] = nil }
                 continue
             }
             guard eph.map({ $0 <= options.accuracyBound(for: region) }) ?? true else { continue }
@@ -108,13 +111,13 @@ public enum RegionMembership {
             enters.append(event(.enter, region))
         }
 
-        // Members, pending and unknown regions that did not contain the fix: only a
+        // Members and pending regions that do not contain the fix: only a
         // fix clearly outside changes them.
         let margin = options.leaveMargin(eph: eph)
         func clearlyOutside(_ region: Region) -> Bool {
             region.geometry.distanceOutside(lat: lat, lon: lon) > margin
         }
-        for id in state.inside where !insideNow.contains(id) {
+        for id in previous.inside where !insideNow.contains(id) {
             guard let region = regions[id] else {
                 state.inside.remove(id)
                 continue
@@ -124,11 +127,12 @@ public enum RegionMembership {
                 leaves.append(event(.leave, region))
             }
         }
-        for id in state.pendingSince.keys where !insideNow.contains(id) {
+        for id in previous.pendingSince.keys where !insideNow.contains(id) {
             if let region = regions[id], !clearlyOutside(region) { continue }
             state.pendingSince[id] = nil
         }
-        state.settled = true
+        if !state.settled { state.settled = true }
+        if leaves.isEmpty, enters.isEmpty { return (state, []) }
         leaves.sort { $0.region < $1.region }
         enters.sort { $0.region < $1.region }
         return (state, leaves + enters)

@@ -52,6 +52,11 @@ public struct RegionSet: Sendable {
 
     /// The regions that contain the point, in file order.
     public func regions(containing lat: Double, _ lon: Double) -> [Region] {
+        indices(containing: lat, lon).map { regions[$0] }
+    }
+
+    /// The positions in ``regions`` of the regions that contain the point, ascending.
+    func indices(containing lat: Double, _ lon: Double) -> [Int] {
         var found: [Int] = []
         tree.forEach(containing: lat, lon) { index in
             if regions[index].geometry.contains(lat: lat, lon: lon) { found.append(index) }
@@ -60,8 +65,11 @@ public struct RegionSet: Sendable {
             // A region crossing the antimeridian has two boxes, both holding ±180.
             found = Array(Set(found)).sorted()
         }
-        return found.map { regions[$0] }
+        return found
     }
+
+    /// The position in ``regions`` of the region with this identifier.
+    func index(of id: RegionID) -> Int? { indexByID[id] }
 
     public var count: Int { regions.count }
     public var isEmpty: Bool { regions.isEmpty }

@@ -9,8 +9,11 @@ struct RegionTree: Sendable {
     /// Children per node.
     static let fanout = 16
 
-    /// Per level, bottom up: minLat, minLon, maxLat, maxLon of each node, four in a row.
-    private let levels: [[Double]]
+    /// Every level's boxes, bottom up, one after the other: minLat, minLon, maxLat,
+    /// maxLon of each node, four in a row.
+    private let boxes: [Double]
+    /// Where each level's first node is in ``boxes`` (in nodes), and one past the last level.
+    private let levelStart: [Int]
     /// For each box of level 0, the payload it was built with.
     private let payloads: [Int32]
 
@@ -42,8 +45,10 @@ struct RegionTree: Sendable {
             level += [box.minLat, box.minLon, box.maxLat, box.maxLon]
             payloads.append(Int32(entries[index].payload))
         }
-        var levels = [level]
-        while level.count > 4 * 1 {
+        var boxes = level
+        var levelStart = [0]
+        while level.count > 4 {
+            levelStart.append(boxes.count / 4)
             let nodes = level.count / 4
             var parent: [Double] = []
             parent.reserveCapacity(((nodes + fanout - 1) / fanout) * 4)
@@ -60,32 +65,54 @@ struct RegionTree: Sendable {
                 parent += [box.0, box.1, box.2, box.3]
                 first = last
             }
-            levels.append(parent)
+            boxes += parent
             level = parent
         }
-        self.levels = levels
+        levelStart.append(boxes.count / 4)
+        self.boxes = boxes
+        self.levelStart = levelStart
         self.payloads = payloads
     }
 
     /// Calls `body` with the payload of every box that contains the point.
+    @inline(__always)
     func forEach(containing lat: Double, _ lon: Double, _ body: (Int) -> Void) {
-        guard let top = levels.last, !top.isEmpty else { return }
+        guard !payloads.isEmpty else { return }
         let fanout = RegionTree.fanout
-        // (level, node) pairs still to visit; the tree is at most a dozen levels deep.
-        var stack: [(Int, Int)] = []
-        stack.reserveCapacity(64)
-        stack.append((levels.count - 1, 0))
-        while let (depth, node) = stack.popLast() {
-            levels[depth].withUnsafeBufferPointer { boxes in
-                let base = 4 * node
-                guard lat >= boxes[base], lon >= boxes[base + 1], lat <= boxes[base + 2], lon <= boxes[base + 3]
-                else { return }
-                if depth == 0 {
-                    body(Int(payloads[node]))
-                } else {
-                    let childCount = levels[depth - 1].count / 4
-                    for child in (node * fanout)..<min(childCount, node * fanout + fanout) {
-                        stack.append((depth - 1, child))
+        let levels = levelStart.count - 1
+        boxes.withUnsafeBufferPointer { boxes in
+            levelStart.withUnsafeBufferPointer { levelStart in
+                // Nodes still to visit, as (level, node in level); depth-first, so at
+                // most `fanout` waiting per level.
+                @inline(__always) func holds(_ node: Int) -> Bool {
+                    let base = 4 * node
+                    return lat >= boxes[base] && lon >= boxes[base + 1] && lat <= boxes[base + 2]
+                        && lon <= boxes[base + 3]
+                }
+                guard holds(levelStart[levels - 1]) else { return }
+                if levels == 1 {
+                    body(Int(payloads[0]))
+                    return
+                }
+                // Nodes that hold the point and whose children are still to test, as
+                // (level, node in level); depth first, so at most `fanout` per level wait.
+                withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: fanout * levels + 1) { stack in
+                    stack[0] = (Int32(levels - 1), 0)
+                    var top = 1
+                    while top > 0 {
+                        top -= 1
+                        let (depth, node) = (Int(stack[top].0), Int(stack[top].1))
+                        let below = levelStart[depth - 1]
+                        let childCount = levelStart[depth] - below
+                        let first = node * fanout
+                        for child in first..<min(childCount, first + fanout) where holds(below + child) {
+                            if depth == 1 {
+                                body(Int(payloads[child]))
+                            } else {
+                                stack[top] = (Int32(depth - 1), Int32(child))
+                                top += 1
+                            }
+                        }
                     }
                 }
             }
