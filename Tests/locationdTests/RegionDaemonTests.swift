@@ -53,6 +53,12 @@ struct RegionDaemonTests {
         try await waitUntil(seconds: 20) { daemon.stderr.contains("reloaded 2 regions from \(regions)") }
         let reloaded = try #require(try ControlClient.ask("?REGIONS;", socketPath: daemon.socketPath))
         #expect(reloaded.contains(#""count":2,"inside":["bavaria"]"#))
+        // `locationd regions` asks the daemon, which names its region file.
+        let fromDaemon = try await runLocationd(["regions", "--data-dir", data, "--json"])
+        #expect(
+            fromDaemon.stdout
+                == #"{"class":"REGIONS","file":"\#(regions)","from":"daemon","regions":[{"id":"bavaria","name":"Bavaria","type":"circle","inside":true},{"id":"faroe","name":"Faroe","type":"circle","inside":false}]}"#
+                + "\n")
 
         #expect(try await daemon.stop(within: 20).status == 0)
         let stored = try JSONDecoder().decode(
