@@ -51,6 +51,11 @@ struct RegionFileTests {
             "regions: feature 1 (\"Zero\"): radius must be more than 0 and at most 1000000 metres, not 0.0"
         ),
         (
+            collection(
+                feature(#""name":"Two\nlines","radius":0,"id":"a\tb""#, #"{"type":"Point","coordinates":[1,2]}"#)),
+            #"regions: feature 1 ("Two\nlines", id a\tb): radius must be more than 0 and at most 1000000 metres, not 0.0"#
+        ),
+        (
             collection(feature(#""name":"Negative","radius":-5"#, #"{"type":"Point","coordinates":[1,2]}"#)),
             "regions: feature 1 (\"Negative\"): radius must be more than 0 and at most 1000000 metres, not -5.0"
         ),
@@ -102,5 +107,45 @@ struct RegionFileTests {
                 )
             ) { try RegionSet.load(geoJSONFile: path) }
         }
+    }
+}
+
+/// Any bytes are safe input: random bytes and a good file cut or damaged anywhere give
+/// regions or one usage error, never a crash or a hang.
+struct RegionFileDamageTests {
+    static let good = Array(
+        RegionFileTests.collection(
+            RegionFileTests.feature(#""name":"Home","radius":50"#, #"{"type":"Point","coordinates":[13.4,52.5]}"#),
+            RegionFileTests.feature(
+                #""name":"Park""#,
+                #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]],[[0.2,0.2],[0.4,0.2],[0.4,0.4],[0.2,0.2]]]}"#,
+                id: "\"p\\u00e4rk\""
+            )
+        ).utf8)
+
+    @Test func damagedFilesAreRegionsOrOneUsageLine() {
+        var generator = SeededGenerator(seed: 7)
+        var inputs: [[UInt8]] = (0..<300).map { _ in
+            (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
+        inputs += (0..<Self.good.count).map { Array(Self.good.prefix($0)) }
+        for _ in 0..<500 {
+            var damaged = Self.good
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
+            inputs.append(damaged)
+        }
+        for input in inputs {
+            do {
+                let set = try RegionSet(geoJSON: String(decoding: input, as: UTF8.self))
+                #expect(set.count <= 2)
+            } catch {
+                #expect(error.kind == .usage)
+                #expect(!error.message.contains("\n") && error.message.hasPrefix("regions: "))
+            }
+        }
+        #expect(throws: Never.self) { try RegionSet(geoJSON: String(decoding: Self.good, as: UTF8.self)) }
     }
 }

@@ -70,7 +70,7 @@ struct GeoJSONRegionParser: ~Copyable {
                         }
                         if let earlier = firstFeatureWithID[region.id] {
                             throw RegionFileProblem(
-                                "\(featureLabel): duplicate id '\(region.id)', already used by feature \(earlier.number) (\"\(earlier.name)\")"
+                                "\(featureLabel): duplicate id '\(Self.oneLine(region.id.rawValue))', already used by feature \(earlier.number) (\(String(reflecting: earlier.name)))"
                             )
                         }
                         firstFeatureWithID[region.id] = (featureNumber, region.name)
@@ -93,8 +93,10 @@ struct GeoJSONRegionParser: ~Copyable {
     /// `feature 3 ("Marina", id 7)`.
     private var featureLabel: String {
         var details: [String] = []
-        if let featureName { details.append("\"\(featureName)\"") }
-        if let featureID, featureID.rawValue != featureName { details.append("id \(featureID)") }
+        // Quoted and escaped (`String(reflecting:)`), so that a name with a line
+        // break still makes one line.
+        if let featureName { details.append(String(reflecting: featureName)) }
+        if let featureID, featureID.rawValue != featureName { details.append("id \(Self.oneLine(featureID.rawValue))") }
         return "feature \(featureNumber)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
     }
 
@@ -268,5 +270,16 @@ struct GeoJSONRegionParser: ~Copyable {
         try reader.expect(UInt8(ascii: "]"))
         if let run { return .positions(run) }
         return .list(items)
+    }
+
+    /// `text` with control characters escaped (`\n`, `\u{1}`), for an error message of one line.
+    private static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
+                    scalar.value < 0x20 || scalar.value == 0x7F
+                        ? Array(scalar.escaped(asASCII: true).unicodeScalars) : [scalar]
+                }))
     }
 }
