@@ -80,3 +80,44 @@ struct RegionDaemonTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 }
+
+/// `?WATCH;` with regions: the REGION line of a transition follows its fix's TPV line.
+struct RegionWatchTests {
+    @Test func aRegionLineFollowsTheFixThatMadeIt() async throws {
+        let directory = try TemporaryDirectory()
+        let regions = directory.path + "/regions.geojson"
+        try RegionDaemonTests.collection(
+            #"{"type":"Feature","id":"home","properties":{"name":"Home","radius":100},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        ).write(toFile: regions, atomically: true, encoding: .utf8)
+        try #"{"inside":[],"pendingSince":{},"settled":true}"#.write(
+            toFile: directory.path + "/regionMembership.json", atomically: true, encoding: .utf8)
+        var configuration = RegionConfiguration()
+        configuration.regionsPath = regions
+        let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+        let service = try RegionService(
+            configuration: configuration, deviceLocation: deviceLocation, dataDirectory: directory.path,
+            logger: .init(label: "test"))
+        let responder = ControlResponder.daemon(
+            deviceLocation: deviceLocation, status: MonitoredState(key: "status", initialValue: .connecting(.gpsd)),
+            counter: FixCounter(), lastFix: try LastFixStore(directory: directory.path), startedAt: Date(),
+            regions: service)
+        let lines = Mailbox<String>()
+        let stop = responder.watch { lines.post($0) }
+        defer { stop() }
+        let membership = service.monitor.attach(to: deviceLocation)
+        defer { membership.cancel() }
+        let time = Date(timeIntervalSince1970: 1_795_000_000)
+        deviceLocation ~> Location(time: time, mode: .threeD, lat: 52.6, lon: 13.4, source: .gpsd)
+        deviceLocation ~> Location(time: time + 1, mode: .threeD, lat: 52.5, lon: 13.4, source: .gpsd)
+        _ = try await lines.next { $0.contains(#""lat":52.600000000"#) }
+        let second = try await lines.next()
+        #expect(second.hasPrefix(#"{"class":"TPV""#) && second.contains(#""lat":52.500000000"#))
+        let region = try await lines.next()
+        #expect(
+            region
+                == #"{"class":"REGION","event":"enter","region":"home","name":"Home","time":"2026-11-18T11:06:41.000Z","lat":52.500000000,"lon":13.400000000}"#
+        )
+        let answer = try #require(responder.regions)
+        #expect(answer().contains(#""inside":["home"]"#))
+    }
+}

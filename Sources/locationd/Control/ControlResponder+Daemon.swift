@@ -21,13 +21,15 @@ extension ControlResponder {
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the
                 // device is now; before any fix there is nothing to say yet.
-                let observation = deviceLocation.observe(policy: .all, sendingCurrentValue: true) { change in
+                // One serial queue for both kinds of line: a region event is made after
+                // its fix is in deviceLocation, so its line comes after that fix's TPV
+                // line (a burst of fixes may put later TPV lines before it).
+                let queue = DispatchQueue(label: "locationd.control.watch")
+                let observation = deviceLocation.observe(on: queue, policy: .all, sendingCurrentValue: true) { change in
                     if change.old == nil, change.new == nil { return }
                     send(ControlAnswers.watchLine(change.new))
                 }
-                // Region events in order among themselves; a REGION line may come just
-                // before or after the TPV line of the fix that made it.
-                let events = regions?.monitor.events.observe(policy: .all) { change in
+                let events = regions?.monitor.events.observe(on: queue, policy: .all) { change in
                     for event in change.new { send(event.jsonString) }
                 }
                 return {
