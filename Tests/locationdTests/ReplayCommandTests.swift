@@ -30,17 +30,22 @@ struct ReplayCommandTests {
     }
 
     @Test func summaryCountsTheDamage() async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json"])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json",
+        ])
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 119)
         #expect(
             run.stderr.contains(
-                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped"))
+                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped")
+        )
     }
 
     @Test(arguments: ["text", "geojson", "gpx"])
     func otherFormats(_ format: String) async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format,
+        ])
         #expect(run.status == 0)
         switch format {
         case "geojson":
@@ -59,7 +64,9 @@ struct ReplayCommandTests {
         let gpx = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let direct = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text"])
+        let direct = try await runLocationd([
+            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text",
+        ])
         let again = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
         #expect(again.status == 0)
         // Time, dimension, latitude, longitude and altitude agree; speed may differ in its last printed digit.
@@ -71,7 +78,9 @@ struct ReplayCommandTests {
     }
 
     @Test func jsonOutputReplaysAsGpsdJSON() async throws {
-        let json = try await runLocationd(["replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json"])
+        let json = try await runLocationd([
+            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json",
+        ])
         let path = try temporaryFile(Array(json.stdout.utf8), suffix: ".json")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let again = try await runLocationd(["replay", path, "--input", "json", "--speed", "max", "--format", "json"])
@@ -93,7 +102,11 @@ struct ReplayCommandTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test(arguments: [["--speed", "0"], ["--speed", "fast"], ["--format", "kml"], ["--input", "csv"], ["--bogus"]])
+    @Test(arguments: [
+        ["--speed", "0"], ["--speed", "fast"], ["--speed", "1e-19"], ["--speed", "1e-300"], ["--speed", "0.0009"],
+        ["--speed", "1e7"], ["--speed", "inf"], ["--speed", "nan"], ["--speed", "-1"], ["--format", "kml"],
+        ["--input", "csv"], ["--bogus"],
+    ])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea")] + flags)
         #expect(run.status == 64)
