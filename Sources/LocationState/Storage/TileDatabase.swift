@@ -128,16 +128,30 @@ public struct TileDatabase: Sendable {
     }
 
     /// The tiles at one zoom, or at every zoom when `zoom` is `nil`, ordered by zoom, x, y.
+    ///
+    /// - Important: holds them all in memory; use ``forEachTile(zoom:_:)`` for a log of any size.
     public func tiles(zoom: Int? = nil) throws(LocationError) -> [TileRecord] {
+        var records: [TileRecord] = []
+        try forEachTile(zoom: zoom) { records.append($0) }
+        return records
+    }
+
+    /// Hands the tiles at one zoom, or at every zoom when `zoom` is `nil`, to `body`
+    /// one at a time, ordered by zoom, x, y (the table's own order: no sort), from a
+    /// cursor: memory stays flat whatever the size of the log.
+    ///
+    /// - Throws: ``LocationError/databaseCorrupt(path:reason:)`` for an impossible
+    ///   tile, or what `body` throws, as a ``LocationError``.
+    public func forEachTile(zoom: Int? = nil, _ body: (TileRecord) throws -> Void) throws(LocationError) {
         try read { db in
             let rows =
                 if let zoom {
-                    try Row.fetchAll(
+                    try Row.fetchCursor(
                         db, sql: "SELECT * FROM tile WHERE zoom = ? ORDER BY zoom, x, y", arguments: [zoom])
                 } else {
-                    try Row.fetchAll(db, sql: "SELECT * FROM tile ORDER BY zoom, x, y")
+                    try Row.fetchCursor(db, sql: "SELECT * FROM tile ORDER BY zoom, x, y")
                 }
-            return try rows.map { row in try Self.record(row, path: url.path) }
+            while let row = try rows.next() { try body(try Self.record(row, path: url.path)) }
         }
     }
 
@@ -173,14 +187,17 @@ public struct TileDatabase: Sendable {
         }
     }
 
-    /// The largest square block of visited tiles at the zoom (``TileSquare/largest(in:)``).
+    /// The largest square block of visited tiles at the zoom (``TileSquare/largest(in:)``),
+    /// streamed in the table's (x, y) order through a ``TileSquare/Scanner``: memory
+    /// follows the height of the covered extent, not the number of tiles.
     public func maxSquare(zoom: Int) throws(LocationError) -> TileSquare? {
-        let tiles = try read { db in
-            try Row.fetchAll(db, sql: "SELECT x, y FROM tile WHERE zoom = ?", arguments: [zoom]).map { row in
-                Tile(unchecked: zoom, x: row["x"], y: row["y"])
-            }
+        try read { db in
+            var scanner = TileSquare.Scanner()
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT x, y FROM tile WHERE zoom = ? ORDER BY x, y", arguments: [zoom])
+            while let row = try rows.next() { scanner.add(Tile(unchecked: zoom, x: row[0], y: row[1])) }
+            return scanner.largest
         }
-        return TileSquare.largest(in: tiles)
     }
 
     /// Runs `PRAGMA integrity_check`: `true` when SQLite finds the file sound.
