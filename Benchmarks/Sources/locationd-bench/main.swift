@@ -10,6 +10,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "latency": latency,
     "replay": replayBenchmark,
     "pipeline": pipeline,
+    "tiles-memory": tilesMemory,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
