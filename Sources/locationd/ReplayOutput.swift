@@ -22,32 +22,40 @@ enum ReplayOutputFormat: String, CaseIterable {
     case gpx
 }
 
-/// Prints fixes to stdout in one format, through a 64 KiB buffer written with `write(2)`.
+/// Prints fixes to stdout in one format, through a 64 KiB buffer written with `write(2)`,
+/// or fix by fix when `flushingEachFix` (a paced replay, or stdout on a terminal: each
+/// fix shows when it is due, and an interrupt loses nothing).
 ///
 /// Thread-safe: the buffer lives behind a `Mutex`, so fixes may arrive from any
-/// executor; each fix is written whole. Call ``finish()`` once at the end: it writes
-/// the document's closing part (GeoJSON, GPX) and flushes.
+/// executor; each fix is written whole. Call ``finish()`` once at the end, also when
+/// interrupted: it writes the document's closing part (GeoJSON, GPX) and flushes;
+/// fixes printed after it are dropped, so the document stays whole.
 final class ReplayOutput: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var count = 0
         var started = false
+        var finished = false
     }
 
     /// Bytes buffered before a write to stdout.
     static let bufferSize = 1 << 16
 
     let format: ReplayOutputFormat
+    /// Whether each fix is written as soon as it is printed.
+    let flushingEachFix: Bool
     private let state = Mutex(State())
 
-    init(format: ReplayOutputFormat) {
+    init(format: ReplayOutputFormat, flushingEachFix: Bool = false) {
         self.format = format
+        self.flushingEachFix = flushingEachFix
         state.withLock { $0.buffer.reserveCapacity(ReplayOutput.bufferSize + 1024) }
     }
 
     /// Prints one fix.
     func print(_ location: Location) {
         state.withLock { state in
+            guard !state.finished else { return }
             if !state.started {
                 state.started = true
                 header(&state.buffer)
@@ -64,7 +72,7 @@ final class ReplayOutput: Sendable {
             case .gpx: location.appendGPXTrackPoint(to: &state.buffer)
             }
             state.count += 1
-            if state.buffer.count >= ReplayOutput.bufferSize {
+            if flushingEachFix || state.buffer.count >= ReplayOutput.bufferSize {
                 ReplayOutput.write(state.buffer)
                 state.buffer.removeAll(keepingCapacity: true)
             }
@@ -87,6 +95,8 @@ final class ReplayOutput: Sendable {
     /// Closes the document and flushes what is buffered.
     func finish() {
         state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
             if !state.started {
                 state.started = true
                 header(&state.buffer)

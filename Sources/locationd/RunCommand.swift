@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // First of all, so that a SIGTERM while starting is acted on once running, not fatal half-way.
-        let signals = DaemonSignals()
+        let signals = ProcessSignals()
         let source = configurationSource
         let configuration: DaemonConfiguration
         do {

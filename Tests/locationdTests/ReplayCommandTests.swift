@@ -102,7 +102,11 @@ struct ReplayCommandTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test(arguments: [["--speed", "0"], ["--speed", "fast"], ["--format", "kml"], ["--input", "csv"], ["--bogus"]])
+    @Test(arguments: [
+        ["--speed", "0"], ["--speed", "fast"], ["--speed", "1e-19"], ["--speed", "1e-300"], ["--speed", "0.0009"],
+        ["--speed", "1e7"], ["--speed", "inf"], ["--speed", "nan"], ["--speed", "-1"], ["--format", "kml"],
+        ["--input", "csv"], ["--bogus"],
+    ])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea")] + flags)
         #expect(run.status == 64)

@@ -11,6 +11,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "replay": replayBenchmark,
     "pipeline": pipeline,
     "regions": regionsBenchmark,
+    "tiles-memory": tilesMemory,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

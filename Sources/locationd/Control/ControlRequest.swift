@@ -41,18 +41,22 @@ enum ControlRequest: Equatable, Sendable {
         }
     }
 
-    /// Splits buffered bytes into complete requests; returns them and how many bytes they used.
+    /// Splits buffered bytes into complete requests; returns them, how many bytes they
+    /// used, and the length of the longest one (without its terminator), so that the
+    /// caller can bound every request, not only the unterminated rest.
     ///
     /// A request ends at `;` or `\n`; blank requests are skipped. Bytes after the last
     /// terminator stay for the next read.
-    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int) {
+    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int, longest: Int) {
         var requests: [ControlRequest] = []
         var start = 0
         var index = 0
         var current: [UInt8] = []
+        var longest = 0
         for byte in bytes {
             index += 1
             if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "\n") {
+                longest = max(longest, current.count)
                 let text = String(decoding: current, as: UTF8.self)
                 if !text.allSatisfy({ $0.isWhitespace }) {
                     requests.append(ControlRequest(parsing: Substring(text)))
@@ -63,6 +67,6 @@ enum ControlRequest: Equatable, Sendable {
                 current.append(byte)
             }
         }
-        return (requests, start)
+        return (requests, start, longest)
     }
 }

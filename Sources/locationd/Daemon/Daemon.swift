@@ -29,7 +29,7 @@ final class Daemon: Sendable {
         (self.source, self.configuration, self.logger) = (source, configuration, logger)
         current = Mutex(configuration)
         let directory = configuration.dataDirectory
-        try Daemon.prepare(directory: directory)
+        try Daemon.prepare(directory: directory, logger: logger)
         lock = try DaemonLock(directory: directory)
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
@@ -54,7 +54,7 @@ final class Daemon: Sendable {
     }
 
     /// The services, in start order; the group stops them in the reverse order.
-    private func services(signals: DaemonSignals) -> [any Service] {
+    private func services(signals: ProcessSignals) -> [any Service] {
         let (deviceLocation, counter, lastFix, tiles) = (coordinator.deviceLocation, counter, lastFix, tiles)
         // Every listener here takes microseconds a fix: the tile database and the last
         // fix file are written from writer queues of their own, the track with at most
@@ -87,7 +87,7 @@ final class Daemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
-    func run(signals: DaemonSignals) async throws(LocationError) {
+    func run(signals: ProcessSignals) async throws(LocationError) {
         if let restored = lastFix.lastFix { coordinator.restore(restored) }
         do {
             try await server.start()
