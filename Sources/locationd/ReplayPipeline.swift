@@ -63,7 +63,7 @@ final class ReplayPipeline: Sendable {
         observation = deviceLocation.observe(on: DispatchQueue(label: "locationd.replay.output"), policy: .all) {
             change in
             alsoRecord?(change.new)
-            if let fix = change.new { output.print(fix) }
+            if let fix = change.new { output.print(fix) } else { output.interrupt() }
             inFlight.release()
         }
     }
