@@ -30,17 +30,22 @@ struct ReplayCommandTests {
     }
 
     @Test func summaryCountsTheDamage() async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json"])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json",
+        ])
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 119)
         #expect(
             run.stderr.contains(
-                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped"))
+                "252 sentences read, 119 fixes, 12 bad checksums, 24 unknown sentences, 12 malformed, 13 lines dropped")
+        )
     }
 
     @Test(arguments: ["text", "geojson", "gpx"])
     func otherFormats(_ format: String) async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format])
+        let run = try await runLocationd([
+            "replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format,
+        ])
         #expect(run.status == 0)
         switch format {
         case "geojson":
@@ -55,11 +60,36 @@ struct ReplayCommandTests {
         }
     }
 
+    /// A GPX's waypoints and route points are skipped and counted; a document cut short
+    /// ends with the reason, and the file still counts as read (exit 0).
+    @Test func gpxSummaryCountsSkippedPointsAndSaysWhereItStopped() async throws {
+        let text = """
+            <?xml version="1.0"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="1" lon="2"/>
+            <rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>
+            <trk><trkseg><trkpt lat="1" lon="2"><ele>3</ele></trkpt>
+            <trkpt lat="1" lon="2"><ele>4</e
+            """
+        let path = try temporaryFile(Array(text.utf8), suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(
+            run.stderr.contains(
+                "2 sentences read, 1 fixes, 0 bad checksums, 0 unknown sentences, 1 malformed, 0 lines dropped, "
+                    + "1 waypoints skipped, 2 route points skipped; stopped early: not well-formed XML: "),
+            "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func gpxOutputReplaysToTheSameFixes() async throws {
         let gpx = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let direct = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text"])
+        let direct = try await runLocationd([
+            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text",
+        ])
         let again = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
         #expect(again.status == 0)
         // Time, dimension, latitude, longitude and altitude agree; speed may differ in its last printed digit.
@@ -71,7 +101,9 @@ struct ReplayCommandTests {
     }
 
     @Test func jsonOutputReplaysAsGpsdJSON() async throws {
-        let json = try await runLocationd(["replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json"])
+        let json = try await runLocationd([
+            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json",
+        ])
         let path = try temporaryFile(Array(json.stdout.utf8), suffix: ".json")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let again = try await runLocationd(["replay", path, "--input", "json", "--speed", "max", "--format", "json"])

@@ -1,136 +1,333 @@
+import CLibXML2
 import Foundation
+import Synchronization
 
-/// Decodes a GPX 1.1 document, streamed in chunks, into fixes: one per `trkpt`, `rtept` or `wpt`.
+/// Decodes a GPX document (1.1 or 1.0), streamed in chunks, into fixes: one per track
+/// point (`trkpt`), in document order.
 ///
-/// A small scanner, not a full XML parser: it reads `lat`/`lon` attributes and the
-/// `ele`, `time`, `fix`, `sat`, `hdop`, `vdop`, `speed` and `course` children (also
-/// inside `extensions`, whatever their namespace prefix). A point without a valid
-/// position is malformed; `fix` `none` makes it a `.noFix`. Tags and texts are
-/// bounded, so memory stays small whatever the input. Units: `ele` metres
-/// (taken as above mean sea level, as GPX defines), `speed` m/s, `course` degrees.
+/// GPX is read as XML, with libxml2's push parser (SAX2), which takes the chunks as they
+/// come and keeps only what it has not parsed yet, so memory stays bounded whatever the
+/// file's size. What is read and how:
+/// - Track points only. A waypoint (`wpt`) is a place of interest and a route point
+///   (`rtept`) a plan, not positions of the device: they are skipped and counted
+///   (``NMEAStatistics/skippedWaypoints``, ``NMEAStatistics/skippedRoutePoints``).
+/// - Each new track segment (`trkseg`) after one with points starts with a no-fix report
+///   (`.noFix(nil)`), the replay's way of saying the track was interrupted: the next
+///   fix is not joined to the one before.
+/// - Of a track point: `lat`/`lon`, `ele` (metres, taken as above mean sea level, as GPX
+///   defines it), `time`, `fix`, `sat`, `hdop`, `vdop`; `speed` (m/s) and `course`
+///   (degrees true) wherever they are inside the point, whatever their namespace: GPX
+///   1.0's own elements, Garmin's TrackPointExtension v1/v2 (`gpxtpx:speed`,
+///   `gpxtpx:course`), and the unnamespaced forms other programs put in `extensions`.
+///   A point without a valid position is malformed; `fix` `none` makes it a no-fix report.
+///
+/// - Important: no DTD or external entity is ever loaded, and no network is used.
+///   Entities declared in the document itself are not expanded (libxml2 parses each once
+///   and bounds their total size); only the predefined ones and character references
+///   are. Elements nest at most 256 deep (libxml2's limit). A document that is not
+///   well-formed (truncated, invalid UTF-8, an entity bomb) ends the replay at the error,
+///   keeping the fixes before it, and says why in ``NMEAStatistics/stopReason``.
+///
+/// Copies of a decoder share one parser; use one copy at a time (as every
+/// ``ReplayDecoding`` is used, by one replay loop).
 public struct GPXDecoder: ReplayDecoding {
-    /// The longest tag or text kept, in bytes.
-    static let maximumTokenLength = 4096
+    /// The parser, behind a mutex that makes the decoder `Sendable`: the parser and its
+    /// libxml2 context are reached only inside `withLock`.
+    private final class Shared: Sendable {
+        let parser: Mutex<GPXParser>
 
-    public private(set) var statistics = NMEAStatistics()
-    private let options: NMEAEpochAssembler.Options
-    private var token: [UInt8] = []
-    private var inTag = false
-    private var overflow = false
-    private var point: Location?
-    private var element: String?
-    private var sawMarkup = false
-
-    public init(options: NMEAEpochAssembler.Options = .init()) {
-        self.options = options
+        init(_ parser: sending GPXParser) {
+            self.parser = Mutex(parser)
+        }
     }
 
+    /// Bytes handed to libxml2 at a time: the fixes they complete are emitted before the next.
+    static let sliceSize = 1 << 16
+
+    private let shared: Shared
+
+    public init(options: NMEAEpochAssembler.Options = .init()) {
+        shared = Shared(GPXParser(options: options))
+    }
+
+    public var statistics: NMEAStatistics { shared.parser.withLock { $0.statistics } }
+
     public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
-        for byte in chunk {
-            if inTag {
-                if byte == UInt8(ascii: ">") {
-                    if !overflow { tag(emit) }
-                    token.removeAll(keepingCapacity: true)
-                    inTag = false
-                    overflow = false
-                } else {
-                    append(byte)
-                }
-            } else if byte == UInt8(ascii: "<") {
-                if !overflow { text() }
-                token.removeAll(keepingCapacity: true)
-                inTag = true
-                overflow = false
-            } else {
-                append(byte)
+        var offset = 0
+        while offset < chunk.count {
+            let end = min(offset + GPXDecoder.sliceSize, chunk.count)
+            // A copy, so that no pointer of the caller's enters the mutex.
+            let slice = Array(UnsafeRawBufferPointer(rebasing: chunk[offset..<end]))
+            let events = shared.parser.withLock { parser in
+                slice.withUnsafeBytes { parser.parse($0, terminate: false) }
             }
+            for event in events { emit(event) }
+            offset = end
         }
     }
 
     public mutating func finish(_ emit: (ProviderEvent) -> Void) {
-        if point != nil { statistics.malformedSentences += 1 }
-        point = nil
-        if !sawMarkup, !token.isEmpty { statistics.droppedLines += 1 }
-        token.removeAll()
+        let events = shared.parser.withLock { $0.parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+        for event in events { emit(event) }
+    }
+}
+
+/// The state of one GPX document being parsed: the libxml2 push parser's context and the
+/// SAX2 callbacks that turn track points into events.
+///
+/// Not thread-safe; ``GPXDecoder`` keeps it behind a mutex.
+final class GPXParser {
+    /// The longest text of a point's field kept (a number, a time); longer is malformed.
+    static let maximumTextLength = 256
+    /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
+    static let maximumDepth = 256
+
+    /// The children of a track point whose text is read.
+    private enum Field {
+        case elevation, time, fix, satellites, hdop, vdop, speed, course
     }
 
-    private mutating func append(_ byte: UInt8) {
-        guard !overflow else { return }
-        if token.count >= GPXDecoder.maximumTokenLength {
-            overflow = true
-            statistics.droppedLines += 1
-            token.removeAll(keepingCapacity: true)
-        } else {
-            token.append(byte)
+    private(set) var statistics = NMEAStatistics()
+    private let options: NMEAEpochAssembler.Options
+    private var context: xmlParserCtxtPtr?
+    /// Events completed during the current ``parse(_:terminate:)``.
+    private var events: [ProviderEvent] = []
+    /// Elements open now.
+    private var depth = 0
+    /// The track point being read, and the depth of its element.
+    private var point: Location?
+    private var pointDepth = 0
+    /// The field being read, the depth of its element, and its text so far.
+    private var field: Field?
+    private var fieldDepth = 0
+    private var text: [UInt8] = []
+    /// Track points read since the last segment break (or the start).
+    private var pointsInSegment = 0
+    /// The first bytes of the document, kept until there are four to create the context with.
+    private var head: [UInt8] = []
+
+    init(options: NMEAEpochAssembler.Options) {
+        self.options = options
+        text.reserveCapacity(GPXParser.maximumTextLength)
+    }
+
+    deinit {
+        guard let context else { return }
+        if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Parses the next bytes of the document (`terminate`: the end of it) and returns the
+    /// events they completed, in order.
+    func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [ProviderEvent] {
+        guard statistics.stopReason == nil else { return [] }
+        var remaining = bytes
+        if context == nil {
+            // libxml2 detects the encoding (a BOM, UTF-16) from the first four bytes.
+            let taken = min(4 - head.count, remaining.count)
+            head += remaining.prefix(taken)
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(taken))
+            guard head.count == 4 || terminate else { return [] }
+            context = head.withUnsafeBytes { makeContext($0) }
+            guard context != nil else {
+                statistics.stopReason = "libxml2 could not start a parser"
+                return []
+            }
         }
+        if !remaining.isEmpty || terminate {
+            let base = remaining.baseAddress?.assumingMemoryBound(to: CChar.self)
+            xmlParseChunk(context, base, Int32(remaining.count), terminate ? 1 : 0)
+        }
+        if terminate || statistics.stopReason != nil, point != nil {
+            // Cut short inside a track point.
+            statistics.malformedSentences += 1
+            point = nil
+            field = nil
+        }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
     }
 
-    private mutating func tag(_ emit: (ProviderEvent) -> Void) {
-        sawMarkup = true
-        guard let first = token.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { return }
-        let closing = first == UInt8(ascii: "/")
-        let selfClosing = token.last == UInt8(ascii: "/")
-        let body = token[(closing ? 1 : 0)..<(selfClosing ? token.count - 1 : token.count)]
-        let nameEnd = body.firstIndex(where: { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) ?? body.endIndex
-        var name = String(decoding: body[body.startIndex..<nameEnd], as: UTF8.self)
-        if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-        let isPoint = name == "trkpt" || name == "rtept" || name == "wpt"
-        if closing {
-            element = nil
-            if isPoint { endPoint(emit) }
+    private func makeContext(_ head: UnsafeRawBufferPointer) -> xmlParserCtxtPtr? {
+        _ = GPXParser.libraryInitialized
+        var handler = xmlSAXHandler()
+        // The SAX2 defaults keep the DTD's declarations in a document of their own (for
+        // entities), without loading anything: no DTD loading, no entity substitution.
+        xmlSAXVersion(&handler, 2)
+        handler.startElement = nil
+        handler.endElement = nil
+        handler.startElementNs = { context, name, _, _, _, _, attributeCount, _, attributes in
+            guard let parser = GPXParser.of(context), let name else { return }
+            parser.start(name, attributeCount, attributes)
+        }
+        handler.endElementNs = { context, _, _, _ in
+            GPXParser.of(context)?.end()
+        }
+        handler.characters = { context, characters, count in
+            guard let parser = GPXParser.of(context), let characters else { return }
+            parser.characters(characters, Int(count))
+        }
+        handler.ignorableWhitespace = nil
+        handler.cdataBlock = handler.characters
+        handler.reference = nil
+        handler.comment = nil
+        handler.processingInstruction = nil
+        handler.resolveEntity = nil
+        handler.externalSubset = nil
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        handler.serror = { context, error in
+            guard let parser = GPXParser.of(context), let error else { return }
+            parser.failed(error.pointee)
+        }
+        // No user data: libxml2's own SAX2 callbacks (the DTD's) take the context as theirs.
+        let context = xmlCreatePushParserCtxt(
+            &handler, nil, head.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(head.count), nil)
+        guard let context else { return nil }
+        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        return context
+    }
+
+    /// The parser whose libxml2 context is `context` (a callback's first argument).
+    ///
+    /// Unretained: the parser owns the context and frees it in `deinit`, so the parser
+    /// is alive whenever the context calls back.
+    private static func of(_ context: UnsafeMutableRawPointer?) -> GPXParser? {
+        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        return Unmanaged<GPXParser>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    /// libxml2's global state, set up once for the process before the first parser.
+    private static let libraryInitialized: Void = xmlInitParser()
+
+    private func start(
+        _ name: UnsafePointer<xmlChar>, _ attributeCount: Int32,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        depth += 1
+        guard depth <= GPXParser.maximumDepth else {
+            // libxml2's push parser does not bound nesting itself; its stacks would grow with the file.
+            stop("elements nested deeper than \(GPXParser.maximumDepth)")
             return
         }
-        if isPoint {
-            if point != nil { statistics.malformedSentences += 1 }
-            statistics.sentences += 1
-            let attributes = String(decoding: body[nameEnd...], as: UTF8.self)
-            var location = Location(source: options.source, device: options.device)
-            location.lat = GPXDecoder.attribute("lat", in: attributes).flatMap(Double.init)
-            location.lon = GPXDecoder.attribute("lon", in: attributes).flatMap(Double.init)
-            location.mode = .twoD
-            point = location
-            if selfClosing { endPoint(emit) }
-        } else if point != nil {
-            element = selfClosing ? nil : name
-        } else if name != "gpx" && name != "trk" && name != "trkseg" && name != "rte" && name != "metadata"
-            && name != "name" && name != "desc" && name != "extensions" && name != "time" && name != "link"
-            && name != "text" && name != "bounds" && name != "author" && name != "type"
-        {
-            statistics.unknownSentences += 1
+        let name = String(cString: name)
+        if point != nil {
+            guard field == nil else { return }
+            let child: Field? =
+                switch name {
+                case "ele": .elevation
+                case "time": .time
+                case "fix": .fix
+                case "sat": .satellites
+                case "hdop": .hdop
+                case "vdop": .vdop
+                case "speed": .speed
+                case "course": .course
+                default: nil
+                }
+            if let child {
+                field = child
+                fieldDepth = depth
+                text.removeAll(keepingCapacity: true)
+            } else if name == "trkpt" {
+                // A track point inside a track point: the outer one is malformed.
+                statistics.malformedSentences += 1
+                startPoint(attributeCount, attributes)
+            }
+            return
+        }
+        switch name {
+        case "trkpt": startPoint(attributeCount, attributes)
+        case "trkseg":
+            if pointsInSegment > 0 { events.append(.noFix(nil)) }
+            pointsInSegment = 0
+        case "wpt": statistics.skippedWaypoints += 1
+        case "rtept": statistics.skippedRoutePoints += 1
+        default: break
         }
     }
 
-    private mutating func text() {
-        guard let element, point != nil else { return }
-        let value = String(decoding: token, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        switch element {
-        case "ele":
-            point?.altMSL = Double(value)
-            if point?.altMSL != nil, point?.mode == .twoD { point?.mode = .threeD }
-        case "time": point?.time = UTCCalendar.parseISO8601(value)
-        case "fix":
-            switch value {
+    private func startPoint(_ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        statistics.sentences += 1
+        pointsInSegment += 1
+        var location = Location(mode: .twoD, source: options.source, device: options.device)
+        if let attributes {
+            // Five pointers per attribute: local name, prefix, namespace, value start, value end.
+            for index in 0..<Int(max(attributeCount, 0)) {
+                guard let name = attributes[5 * index], let start = attributes[5 * index + 3],
+                    let end = attributes[5 * index + 4], attributes[5 * index + 2] == nil
+                else { continue }
+                let value = GPXParser.number(UnsafeBufferPointer(start: start, count: end - start))
+                if strcmp(name, "lat") == 0 {
+                    location.lat = value
+                } else if strcmp(name, "lon") == 0 {
+                    location.lon = value
+                }
+            }
+        }
+        point = location
+        pointDepth = depth
+        field = nil
+    }
+
+    private func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+        guard field != nil else { return }
+        guard text.count + count <= GPXParser.maximumTextLength else {
+            // Too long for a number or a time: the field is dropped.
+            text.removeAll(keepingCapacity: true)
+            text.append(0)
+            return
+        }
+        guard text.first != 0 else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    private func end() {
+        defer { depth -= 1 }
+        if let field, depth == fieldDepth {
+            self.field = nil
+            read(field)
+        } else if point != nil, depth == pointDepth {
+            endPoint()
+        }
+    }
+
+    /// Puts the text of `field` into the point.
+    private func read(_ field: Field) {
+        if text.first == 0 {
+            statistics.malformedSentences += 1
+            return
+        }
+        let value = text.withUnsafeBufferPointer { GPXParser.number($0) }
+        switch field {
+        case .elevation:
+            point?.altMSL = value
+            if value != nil, point?.mode == .twoD { point?.mode = .threeD }
+        case .time: point?.time = UTCCalendar.parseISO8601(GPXParser.trimmed(text))
+        case .fix:
+            switch GPXParser.trimmed(text) {
             case "none": point?.mode = .noFix
             case "2d": point?.mode = .twoD
             case "3d": point?.mode = .threeD
             case "dgps": point?.status = 2
             default: break
             }
-        case "sat": point?.satellitesUsed = Int(value)
-        case "hdop": point?.hdop = Double(value)
-        case "vdop": point?.epv = Double(value).map { $0 * 23 }
-        case "speed": point?.speed = Double(value)
-        case "course": point?.track = Double(value)
-        default: break
+        case .satellites: point?.satellitesUsed = value.flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
+        case .hdop: point?.hdop = value
+        case .vdop: point?.epv = value.map { $0 * 23 }
+        case .speed: point?.speed = value
+        case .course: point?.track = value
         }
     }
 
-    private mutating func endPoint(_ emit: (ProviderEvent) -> Void) {
+    private func endPoint() {
         guard var location = point else { return }
         point = nil
-        element = nil
+        field = nil
         if location.mode == .noFix {
-            emit(.noFix(location.time))
+            events.append(.noFix(location.time))
             return
         }
         guard let lat = location.lat, let lon = location.lon, abs(lat) <= 90, abs(lon) <= 180 else {
@@ -140,25 +337,35 @@ public struct GPXDecoder: ReplayDecoding {
         if location.mode == .twoD { location.altMSL = nil }
         if let hdop = location.hdop { location.eph = hdop * 19 }
         statistics.fixes += 1
-        emit(.fix(location))
+        events.append(.fix(location))
     }
 
-    /// The value of `name="..."` (or single quotes) in a tag's attribute text.
-    static func attribute(_ name: String, in attributes: String) -> String? {
-        var search = attributes[...]
-        while let range = search.range(of: name) {
-            let before =
-                range.lowerBound == attributes.startIndex ? " " : attributes[attributes.index(before: range.lowerBound)]
-            var rest = attributes[range.upperBound...].drop(while: { $0 == " " })
-            if before.isWhitespace, rest.first == "=" {
-                rest = rest.dropFirst().drop(while: { $0 == " " })
-                if let quote = rest.first, quote == "\"" || quote == "'" {
-                    let value = rest.dropFirst()
-                    if let end = value.firstIndex(of: quote) { return String(value[..<end]) }
-                }
-            }
-            search = attributes[range.upperBound...]
-        }
-        return nil
+    /// A libxml2 error: the first fatal one ends the document.
+    private func failed(_ error: xmlError) {
+        guard error.level == XML_ERR_FATAL, statistics.stopReason == nil else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        let text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        stop("not well-formed XML: \(text.trimmingCharacters(in: .whitespaces))")
+    }
+
+    /// Ends the document at the current line, with `reason`.
+    private func stop(_ reason: String) {
+        guard statistics.stopReason == nil, let context else { return }
+        statistics.stopReason = "\(reason) (line \(xmlSAX2GetLineNumber(context)))"
+        xmlStopParser(context)
+    }
+
+    /// The text without surrounding XML white space.
+    private static func trimmed(_ bytes: [UInt8]) -> String {
+        let isSpace = { (byte: UInt8) in byte == 32 || byte == 9 || byte == 10 || byte == 13 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    /// A finite decimal number, with surrounding white space; nil otherwise.
+    private static func number(_ bytes: UnsafeBufferPointer<xmlChar>) -> Double? {
+        guard let value = Double(trimmed(Array(bytes))), value.isFinite else { return nil }
+        return value
     }
 }
