@@ -50,7 +50,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["locationd.order"],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(
@@ -79,7 +78,7 @@ for target in package.targets where target.type != .system {
 /// - the Swift runtime, Foundation and Dispatch are linked in (`-static-stdlib`),
 ///   so that only the code used is mapped, not eight whole shared libraries;
 /// - lld places the functions the daemon runs first, in the order of
-///   `locationd.order` (made by `scripts/order-file`; a stale order costs memory,
+///   `dist/locationd.order` (made by `scripts/order-file`; a stale order costs memory,
 ///   never correctness);
 /// - only the symbols the shared libraries need are exported, so the dynamic
 ///   linker does not page in a megabyte of symbol tables;
@@ -94,7 +93,7 @@ var releaseLinkerFlags: [String] {
         // the shared Foundation do not name.
         "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation",
         "-Xlinker", "--no-export-dynamic",
-        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/locationd/locationd.order",
+        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/dist/locationd.order",
         "-Xlinker", "--no-warn-symbol-ordering",
     ]
     if glibcPacksRelocations { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }

@@ -1,11 +1,17 @@
 import ArgumentParser
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationd",
         abstract: "A location service for Linux, built on gpsd.",
-        subcommands: [RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ReplaySampleTracksCommand.self]
+        subcommands: [
+            RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self,
+        ]
     )
 }
 
@@ -18,6 +24,14 @@ struct Locationd: AsyncParsableCommand {
 @main
 enum Main {
     static func main() {
+        // A process inherits its parent's blocked signals: one started from a Dispatch
+        // worker thread (Foundation's Process does that) would never see SIGTERM, SIGINT
+        // or SIGHUP. Unblocked here, before any other thread exists, every thread made
+        // later inherits the clean mask, as systemd would give it.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, number) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` is on the main actor, whose thread waits here.
         Task.detached {

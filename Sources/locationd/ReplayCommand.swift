@@ -59,8 +59,10 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error.exit()
         }
         // Unpaced, fixes reach the state in batches (a paced fix must show at once).
-        let pipeline = ReplayPipeline(
-            output: output, batchSize: speed == .max ? 1024 : 1, alsoRecord: listeners.map { $0.record })
+        let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1) { change in
+            listeners?.record(change)
+            if let fix = change { output.print(fix) } else { output.interrupt() }
+        }
         let statistics: NMEAStatistics
         do {
             statistics = try await provider.replay { pipeline.send($0) }
@@ -79,7 +81,7 @@ struct ReplayCommand: AsyncParsableCommand {
     ///
     /// For GPX, a track point counts as a sentence; skipped waypoints and route points
     /// are added when there are any, and the reason when the document ended at an error:
-    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML at line 9: ...`.
+    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML: ... (line 9)`.
     static func summary(_ statistics: NMEAStatistics) -> String {
         var parts = [
             "\(statistics.sentences) sentences read", "\(statistics.fixes) fixes",

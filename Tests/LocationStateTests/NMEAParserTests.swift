@@ -58,7 +58,7 @@ struct NMEAParserTests {
 
     @Test func ggaFields() throws {
         let line = nmea("GPGGA,123519.25,4807.038,N,01131.000,E,2,08,0.9,545.4,M,46.9,M,,")
-        guard case .gga(let gga) = body(line) else { return }
+        guard case .gga(let gga) = body(line) else { Issue.record("parsed to another sentence type"); return }
         #expect(gga.timeOfDay == ((12 * 60 + 35) * 60 + 19) * 1000 + 250)
         #expect(abs(try #require(gga.latitude) - (48 + 7.038 / 60)) < 1e-12)
         #expect(abs(try #require(gga.longitude) - (11 + 31.0 / 60)) < 1e-12)
@@ -77,7 +77,9 @@ struct NMEAParserTests {
         ("3354.5087,S", "15112.1234,E", -33.908_478_333, 151.202_056_667),
     ])
     func hemispheresAndThreeDigitLongitudes(latitude: String, longitude: String, lat: Double, lon: Double) {
-        guard case .gll(let gll) = body(nmea("GPGLL,\(latitude),\(longitude),120000,A,A")) else { return }
+        guard case .gll(let gll) = body(nmea("GPGLL,\(latitude),\(longitude),120000,A,A")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(abs((gll.latitude ?? .nan) - lat) < 1e-8)
         #expect(abs((gll.longitude ?? .nan) - lon) < 1e-8)
     }
@@ -87,12 +89,16 @@ struct NMEAParserTests {
         "4861.000,N,01131.000,E", ",N,01131.000,E", "48O7.038,N,01131.000,E",
     ])
     func badPositionsAreAbsent(_ position: String) {
-        guard case .gll(let gll) = body(nmea("GPGLL,\(position),120000,A,A")) else { return }
+        guard case .gll(let gll) = body(nmea("GPGLL,\(position),120000,A,A")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gll.latitude == nil || gll.longitude == nil)
     }
 
     @Test func emptyFieldsAreNil() {
-        guard case .gga(let gga) = body(nmea("GPGGA,,,,,,0,,,,M,,M,,")) else { return }
+        guard case .gga(let gga) = body(nmea("GPGGA,,,,,,0,,,,M,,M,,")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gga == NMEASentence.GGA(quality: 0))
     }
 
@@ -109,7 +115,7 @@ struct NMEAParserTests {
 
     @Test func rmcFields() throws {
         guard case .rmc(let rmc) = body(nmea("GPRMC,225446.33,A,4916.45,N,12311.12,W,000.5,054.7,191194,020.3,E,D"))
-        else { return }
+        else { Issue.record("parsed to another sentence type"); return }
         #expect(rmc.timeOfDay == ((22 * 60 + 54) * 60 + 46) * 1000 + 330)
         #expect(rmc.status == UInt8(ascii: "A"))
         #expect(rmc.speedKnots == 0.5)
@@ -125,51 +131,65 @@ struct NMEAParserTests {
         ("310179", 2079, 1, 31), ("290200", 2000, 2, 29),
     ])
     func twoDigitYearsFallIn1980To2079(ddmmyy: String, year: Int, month: Int, day: Int) {
-        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else { return }
+        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(rmc.date == NMEADate(year: year, month: month, day: day))
     }
 
     @Test(arguments: ["320124", "001224", "011324", "290201", "1224", "3a0124"])
     func impossibleDatesAreAbsent(_ ddmmyy: String) {
-        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else { return }
+        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(rmc.date == nil)
     }
 
     @Test(arguments: [("235959.999", 86_399_999), ("000000", 0), ("120000.5", 43_200_500), ("235960", 86_400_000)])
     func timesOfDay(text: String, milliseconds: Int) {
-        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else { return }
+        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gll.timeOfDay == milliseconds)
     }
 
     @Test(arguments: ["240000", "126000", "12000", "12:00:00", "120000.x"])
     func badTimesAreAbsent(_ text: String) {
-        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else { return }
+        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gll.timeOfDay == nil)
     }
 
     @Test func gsaSatellitesAndDops() {
-        guard case .gsa(let gsa) = body(nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")) else { return }
+        guard case .gsa(let gsa) = body(nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gsa.fixType == 3)
         #expect(gsa.satellites == [4, 5, 9, 12, 24])
         #expect(gsa.pdop == 2.5 && gsa.hdop == 1.3 && gsa.vdop == 2.1)
     }
 
     @Test func gsaWithSystemID() {
-        guard case .gsa(let gsa) = body(nmea("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2")) else { return }
+        guard case .gsa(let gsa) = body(nmea("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(gsa.satellites == [82, 66, 81])
         #expect(gsa.hdop == 0.64)
     }
 
     @Test func gsvSatellites() {
         guard case .gsv(let gsv) = body(nmea("GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00"))
-        else { return }
+        else { Issue.record("parsed to another sentence type"); return }
         #expect(gsv.sentenceCount == 3 && gsv.sentenceIndex == 1 && gsv.satellitesInView == 11)
         #expect(gsv.satellites.map(\.id) == [3, 4, 6, 13])
         #expect(gsv.satellites[1] == .init(id: 4, elevation: 15, azimuth: 270, snr: 0))
     }
 
     @Test func vtgFields() {
-        guard case .vtg(let vtg) = body(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else { return }
+        guard case .vtg(let vtg) = body(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(
             vtg
                 == .init(
@@ -181,7 +201,7 @@ struct NMEAParserTests {
         guard
             case .gns(let gns) = body(
                 nmea("GNGNS,224749.00,3333.4268304,N,11153.3538273,W,D,19,0.6,406.110,-26.294,6.0,0138,S"))
-        else { return }
+        else { Issue.record("parsed to another sentence type"); return }
         #expect(gns.mode == UInt8(ascii: "D"))
         #expect(gns.satellitesUsed == 19)
         #expect(gns.altitudeMSL == 406.11)
@@ -190,7 +210,9 @@ struct NMEAParserTests {
     }
 
     @Test func zdaFourDigitYear() {
-        guard case .zda(let zda) = body(nmea("GPZDA,201530.00,04,07,2002,00,00")) else { return }
+        guard case .zda(let zda) = body(nmea("GPZDA,201530.00,04,07,2002,00,00")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
         #expect(zda.date == NMEADate(year: 2002, month: 7, day: 4))
         #expect(zda.timeOfDay == ((20 * 60 + 15) * 60 + 30) * 1000)
     }
@@ -211,16 +233,22 @@ struct NMEAParserTests {
     }
 
     @Test func garbageBeforeTheSentenceIsSkipped() {
-        guard case .zda = body("\u{7F}xx$$GP" + nmea("GPZDA,201530.00,04,07,2002,00,00")) else { return }
+        guard case .zda = body("\u{7F}xx$$GP" + nmea("GPZDA,201530.00,04,07,2002,00,00")) else {
+            Issue.record("parsed to another sentence type"); return
+        }
     }
 
     @Test func trailingCarriageReturnsAndSpacesAreIgnored() {
-        guard case .zda = body(nmea("GPZDA,201530.00,04,07,2002,00,00") + "\r\r ") else { return }
+        guard case .zda = body(nmea("GPZDA,201530.00,04,07,2002,00,00") + "\r\r ") else {
+            Issue.record("parsed to another sentence type"); return
+        }
     }
 
     @Test func lowerCaseChecksumIsAccepted() {
         let other = "GPZDA,201548.00,04,07,2002,00,00"
         #expect(NMEAChecksum.hex(other) == "6F")
-        guard case .zda = body("$\(other)*\(NMEAChecksum.hex(other).lowercased())") else { return }
+        guard case .zda = body("$\(other)*\(NMEAChecksum.hex(other).lowercased())") else {
+            Issue.record("parsed to another sentence type"); return
+        }
     }
 }

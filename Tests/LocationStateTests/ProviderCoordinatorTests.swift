@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import LocationState
@@ -17,8 +16,9 @@ struct ProviderCoordinatorTests {
         let locations = Recorder<Location?>()
         let statuses = Recorder<ProviderStatus>()
 
-        init(timeout: Duration = .seconds(60)) {
-            coordinator = LocationCoordinator(freshnessTimeout: timeout, now: { ProviderCoordinatorTests.t0 })
+        init(timeout: Duration = .seconds(60), clock: any Clock<Duration> = ContinuousClock()) {
+            coordinator = LocationCoordinator(
+                freshnessTimeout: timeout, clock: clock, now: { ProviderCoordinatorTests.t0 })
             coordinator.deviceLocation.addListener(locations)
             coordinator.status.addListener(statuses)
         }
@@ -50,39 +50,39 @@ struct ProviderCoordinatorTests {
     }
 
     @Test func noFixForTheTimeoutClearsTheLocation() async throws {
-        let harness = Harness(timeout: .milliseconds(100))
-        let started = ContinuousClock.now
+        let clock = ManualClock()
+        let harness = Harness(timeout: .seconds(5), clock: clock)
         harness.coordinator.receive(.fix(Self.fix))
+        // The timer sleeps until the fix's deadline, and a moment before it the fix is current.
+        try await clock.waitForSleeper(until: .seconds(5))
+        clock.advance(by: .milliseconds(4_999))
+        #expect(harness.coordinator.status.value == .live(.gpsd, lastFix: Self.t0))
+        clock.advance(by: .milliseconds(1))
         try await harness.locations.wait(for: "the fix to go stale") { $0.count == 2 }
-        #expect(ContinuousClock.now - started >= .milliseconds(100))
         #expect(harness.locationValues == [Self.fix, nil])
         #expect(harness.coordinator.status.value == .stale(.gpsd, lastFix: Self.t0))
-        // A new fix makes it current again (for the next 100 ms: under load it may be
-        // stale again by the time this test looks, so the history is what is checked).
+        // A new fix makes it current again, with a new deadline.
         harness.coordinator.receive(.fix(Self.later))
         try await harness.locations.wait(forCount: 3)
-        try await harness.statuses.wait(for: "live again") {
-            $0.contains { $0.new == .live(.gpsd, lastFix: Self.later.time!) }
-        }
+        #expect(harness.coordinator.status.value == .live(.gpsd, lastFix: Self.later.time!))
+        try await clock.waitForSleeper(until: .seconds(10))
     }
 
     @Test func aFixInTimeRestartsTheTimeout() async throws {
-        // A timeout ten times the gap between the fixes, so that a loaded machine that
-        // fires the 300 ms timer late still delivers the second fix in time.
-        let harness = Harness(timeout: .seconds(3))
-        let coordinator = harness.coordinator
-        let second = Mutex<ContinuousClock.Instant?>(nil)
-        // The second fix comes from a Dispatch thread 300 ms after the first, not from
-        // this task: in a loaded parallel test run, the cooperative pool may resume the
-        // test long after the first fix went stale, and the deadline counts from the fix.
-        coordinator.receive(.fix(Self.fix))
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
-            second.withLock { $0 = ContinuousClock.now }
-            coordinator.receive(.fix(Self.later))
-        }
+        let clock = ManualClock()
+        let harness = Harness(timeout: .seconds(3), clock: clock)
+        harness.coordinator.receive(.fix(Self.fix))
+        try await clock.waitForSleeper(until: .seconds(3))
+        clock.advance(by: .milliseconds(300))
+        harness.coordinator.receive(.fix(Self.later))
+        // The first deadline passes: the timer finds the deadline moved and sleeps on.
+        clock.advance(by: .milliseconds(2_700))
+        try await clock.waitForSleeper(until: .milliseconds(3_300))
+        #expect(harness.coordinator.status.value == .live(.gpsd, lastFix: Self.later.time!))
+        try await harness.locations.wait(forCount: 2)
+        #expect(harness.locationValues == [Self.fix, Self.later])
+        clock.advance(by: .milliseconds(300))
         try await harness.locations.wait(for: "the second fix to go stale") { $0.count == 3 }
-        let sent = try #require(second.withLock { $0 })
-        #expect(ContinuousClock.now - sent >= .seconds(3))
         #expect(harness.locationValues == [Self.fix, Self.later, nil])
     }
 

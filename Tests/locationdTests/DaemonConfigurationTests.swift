@@ -1,3 +1,4 @@
+import Foundation
 import LocationState
 import Testing
 
@@ -69,6 +70,81 @@ import Testing
             Issue.record("accepted '\(line)'")
         } catch {
             #expect(error.message.hasPrefix(messagePrefix))
+        }
+    }
+
+    @Test func aFileWithBOMAndCRLFLinesReadsLikeAPlainOne() throws {
+        var configuration = DaemonConfiguration(dataDirectory: "/d")
+        try configuration.apply(
+            file: "\u{FEFF}zooms = 12\r\n# comment\r\nrecord = yes\r\nsocket = /run/l.sock\r\n", path: "l.conf")
+        #expect(configuration.zooms == [12])
+        #expect(configuration.record)
+        #expect(configuration.socketPath == "/run/l.sock")
+    }
+
+    @Test(arguments: [
+        ("zooms = 12\nzooms = 14", "l.conf:2: 'zooms' is already set on line 1"),
+        ("data-dir =", "l.conf:1: data-dir needs a value"),
+        ("socket =   # none", "l.conf:1: socket needs a value"),
+        ("freshness-timeout = 0.0005", "l.conf:1: freshness-timeout must be a number of seconds from 0.05 to 86400"),
+        ("freshness-timeout = 1e16", "l.conf:1: freshness-timeout must be a number of seconds from 0.05 to 86400"),
+        ("freshness-timeout = nan", "l.conf:1: freshness-timeout must be"),
+    ])
+    func settingsThatMakeNoSenseAreRefused(text: String, message: String) {
+        var configuration = DaemonConfiguration(dataDirectory: "/d")
+        #expect {
+            try configuration.apply(file: text, path: "l.conf")
+        } throws: { error in
+            (error as? LocationError)?.message.hasPrefix(message) == true
+        }
+    }
+
+    @Test func aHugeBadValueIsQuotedShortly() throws {
+        var configuration = DaemonConfiguration(dataDirectory: "/d")
+        let value = String(repeating: "x", count: 10_000_000)
+        do {
+            try configuration.apply(file: "log-level = \(value)", path: "l.conf")
+            Issue.record("accepted a 10 MB log level")
+        } catch {
+            #expect(error.message.count < 300)
+            #expect(error.message.contains("(10000000 bytes)"))
+        }
+    }
+
+    @Test func flagsBeatTheEnvironmentWhichBeatsTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/locationd.conf"
+        try "zooms = 10\nfreshness-timeout = 7\nlog-level = debug\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        var source = DaemonConfigurationSource()
+        source.explicitFile = file
+        source.environment = ["LOCATIOND_ZOOMS": "11", "LOCATIOND_FRESHNESS_TIMEOUT": "8", "HOME": "/root"]
+        source.flags = [("zooms", "12")]
+        let configuration = try source.resolve()
+        #expect(configuration.zooms == [12])
+        #expect(configuration.freshnessTimeoutSeconds == 8)
+        #expect(configuration.logLevel == .debug)
+
+        source.environment = ["LOCATIOND_ZOOM": "11"]
+        #expect {
+            try source.resolve()
+        } throws: { error in
+            (error as? LocationError)?.message == "$LOCATIOND_ZOOM: unknown setting 'zoom'"
+        }
+    }
+
+    @Test func aConfigurationFileLargerThanAMegabyteIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/locationd.conf"
+        try Data(repeating: UInt8(ascii: "#"), count: DaemonConfigurationSource.maxFileBytes + 1).write(
+            to: URL(fileURLWithPath: file))
+        var source = DaemonConfigurationSource()
+        source.explicitFile = file
+        source.environment = [:]
+        #expect {
+            try source.resolve()
+        } throws: { error in
+            (error as? LocationError)?.message.contains("larger than 1048576 bytes") == true
         }
     }
 }

@@ -111,6 +111,8 @@ struct DaemonTests {
         (["run", "--gpsd", "host:99999"], Int32(64), "gpsd port must be a number"),
         (["run", "--source", "replay"], Int32(64), "'replay' needs one file"),
         (["run", "--zooms", "30"], Int32(64), "zooms must be numbers from 0 to 22"),
+        (["run", "--freshness-timeout", "0.0005"], Int32(64), "freshness-timeout must be a number of seconds"),
+        (["run", "--freshness-timeout", "1e16"], Int32(64), "freshness-timeout must be a number of seconds"),
         (["run", "--config", "/nonexistent/locationd.conf"], Int32(66), "no such file"),
         (["run", "--data-dir", "/proc/locationd"], Int32(73), "cannot create the data directory"),
         (["last", "--json", "--geojson"], Int32(64), "exclude each other"),

@@ -40,7 +40,7 @@ struct GPSDFallbackTests {
         // The next event is a simulated fix: no `.connected` that would claim gpsd is back.
         let next = try await events.next()
         #expect(Self.isFix(from: .simulated)(next))
-        guard case .fix(let simulated) = next else { return }
+        guard case .fix(let simulated) = next else { Issue.record("not a fix: \(next)"); return }
         // The simulation starts where the real receiver was last.
         #expect(abs(simulated.lat! - 52.52) < 0.01 && abs(simulated.lon! - 13.405) < 0.01)
 
@@ -92,10 +92,12 @@ struct GPSDFallbackTests {
         let gpsfake = try GPSFake(log: try track.write(), port: port)
         defer { gpsfake.stop() }
         guard
-            case .fix(let real) = try await gpsfake.explaining(log, {
-                try await events.next(within: .seconds(30), "a real fix", where: Self.isFix(from: .gpsd))
-            })
-        else { return }
+            case .fix(let real) = try await gpsfake.explaining(
+                log,
+                {
+                    try await events.next(within: .seconds(30), "a real fix", where: Self.isFix(from: .gpsd))
+                })
+        else { Issue.record("a real fix was not a fix"); return }
         #expect(track.contains(lat: real.lat!, lon: real.lon!))
         _ = try await log.lines.next("the switch back") { $0.contains("real fixes again") }
     }

@@ -156,10 +156,18 @@ struct ReplayCommandTests {
         #expect(!run.stderr.contains(", 0 lines dropped"))
     }
 
+    /// With `WRITE_SAMPLE_TRACKS=1` in the environment, writes them instead:
+    /// `WRITE_SAMPLE_TRACKS=1 swift test --filter sampleTracksAreWhatTheGeneratorWrites`.
     @Test func sampleTracksAreWhatTheGeneratorWrites() throws {
+        let write = ProcessInfo.processInfo.environment["WRITE_SAMPLE_TRACKS"] == "1"
         for (name, bytes) in ReplaySampleTracks.all() {
-            let committed = try Data(contentsOf: URL(fileURLWithPath: sampleTrackPath(name)))
-            #expect(Array(committed) == bytes, "SampleTracks/\(name) differs: run locationd sample-tracks SampleTracks")
+            let url = URL(fileURLWithPath: sampleTrackPath(name))
+            if write { try Data(bytes).write(to: url, options: .atomic) }
+            let committed = try Data(contentsOf: url)
+            #expect(
+                Array(committed) == bytes,
+                "SampleTracks/\(name) differs: WRITE_SAMPLE_TRACKS=1 swift test --filter sampleTracksAreWhatTheGeneratorWrites"
+            )
         }
     }
 }

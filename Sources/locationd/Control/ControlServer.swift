@@ -32,6 +32,9 @@ final class ControlServer: Sendable {
     /// Clients refused since the server last had a free slot; a flood is logged once, not per client.
     private let refusedSinceFull = Atomic<Int>(0)
     private let channel = Mutex<(any Channel)?>(nil)
+    /// The socket file made by ``start()`` (device and inode), so that ``stop()`` removes
+    /// only its own file, never one another process has put there since.
+    private let boundFile = Mutex<(dev: UInt64, ino: UInt64)?>(nil)
 
     init(path: String, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
         self.path = path
@@ -40,8 +43,13 @@ final class ControlServer: Sendable {
         self.logger = logger
     }
 
-    /// Binds the socket (replacing a stale socket file) and makes it owner-only.
+    /// Binds the socket and makes it owner-only.
+    ///
+    /// A socket file nobody answers on (left by a daemon that was killed) is replaced;
+    /// one a live daemon answers on is not: taking it over would leave that daemon
+    /// unreachable, so ``start()`` throws `LocationError.unavailable` instead.
     func start() async throws {
+        try refuseLiveSocket()
         let responder = responder
         let limits = limits
         let logger = logger
@@ -68,6 +76,30 @@ final class ControlServer: Sendable {
             throw LocationError.cannotWrite(path: path, reason: "cannot make the socket owner-only")
         }
         self.channel.withLock { $0 = channel }
+        var info = stat()
+        if lstat(path, &info) == 0 { boundFile.withLock { $0 = (UInt64(info.st_dev), UInt64(info.st_ino)) } }
+    }
+
+    /// Throws when something answers on ``path``: another daemon (or anything else) is using it.
+    private func refuseLiveSocket() throws(LocationError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw .cannotWrite(path: path, reason: "it exists and is not a socket")
+        }
+        let answered: Bool
+        do {
+            answered = try ControlClient.ask("?VERSION;", socketPath: path, timeoutSeconds: 1) != nil
+        } catch  where error.kind == .usage {
+            throw error
+        } catch {
+            answered = true
+        }
+        guard !answered else {
+            throw .unavailable(
+                "another process (a running locationd?) answers on the control socket \(path); stop it or choose another --socket"
+            )
+        }
     }
 
     /// Closes the socket and every client, and removes the socket file.
@@ -78,7 +110,12 @@ final class ControlServer: Sendable {
         }
         guard let channel else { return }
         try? await channel.close()
-        unlink(path)
+        var info = stat()
+        if let bound = boundFile.withLock({ $0 }), lstat(path, &info) == 0,
+            (UInt64(info.st_dev), UInt64(info.st_ino)) == bound
+        {
+            unlink(path)
+        }
     }
 
     /// How many clients are connected now.

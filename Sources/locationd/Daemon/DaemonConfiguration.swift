@@ -2,12 +2,13 @@ import Foundation
 import LocationState
 import Logging
 
-/// Everything `locationd run` needs to know, from flags and the configuration file.
+/// Everything `locationd run` needs to know, from flags, the environment and the configuration file.
 ///
 /// The file is plain `key = value` lines, `#` starts a comment, keys are the long
 /// flag names of `locationd run` (`source`, `gpsd`, `data-dir`, `socket`, `zooms`,
-/// `freshness-timeout`, `log-level`, `record`). A flag on the command line wins over
-/// the file; the file wins over the built-in default.
+/// `freshness-timeout`, `log-level`, `record`). Every layer goes through
+/// ``apply(key:value:origin:)``, so a value means the same and is checked the same
+/// wherever it comes from; ``DaemonConfigurationSource`` stacks the layers.
 struct DaemonConfiguration: Equatable, Sendable {
     /// Where fixes come from.
     enum Source: Equatable, Sendable {
@@ -34,8 +35,30 @@ struct DaemonConfiguration: Equatable, Sendable {
     /// The control socket: `--socket`, or `control.sock` in the data directory.
     var resolvedSocketPath: String { socketPath ?? dataDirectory + "/control.sock" }
 
+    /// The settings a running daemon takes over on SIGHUP; the others need a restart.
+    static let reloadableKeys: Set<String> = ["log-level"]
+
+    /// The freshness timeouts that make sense, in seconds: from a 20 Hz receiver's
+    /// epoch to a day. Outside it a timer would never fire or fire all the time.
+    static let freshnessTimeoutRange = 0.05...86_400.0
+
+    /// The settings' names whose values differ from `other`'s.
+    func keysDiffering(from other: DaemonConfiguration) -> [String] {
+        var keys: [String] = []
+        if source != other.source { keys.append("source") }
+        if (gpsdHost, gpsdPort) != (other.gpsdHost, other.gpsdPort) { keys.append("gpsd") }
+        if dataDirectory != other.dataDirectory { keys.append("data-dir") }
+        if socketPath != other.socketPath { keys.append("socket") }
+        if zooms != other.zooms { keys.append("zooms") }
+        if freshnessTimeoutSeconds != other.freshnessTimeoutSeconds { keys.append("freshness-timeout") }
+        if logLevel != other.logLevel { keys.append("log-level") }
+        if record != other.record { keys.append("record") }
+        return keys
+    }
+
     /// Applies one `key = value` setting; `origin` names where it came from, for errors.
     mutating func apply(key: String, value: String, origin: String) throws(LocationError) {
+        guard !value.isEmpty else { throw .usage("\(origin): \(key) needs a value") }
         switch key {
         case "source":
             source = try Self.parseSource(value.split(separator: " ").map(String.init), origin: origin)
@@ -48,40 +71,65 @@ struct DaemonConfiguration: Equatable, Sendable {
         case "zooms":
             zooms = try Self.parseZooms(value, origin: origin)
         case "freshness-timeout":
-            guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value), seconds > 0,
-                seconds.isFinite
+            let range = Self.freshnessTimeoutRange
+            guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value),
+                range.contains(seconds)
             else {
-                throw .usage("\(origin): freshness-timeout must be a positive number of seconds, not '\(value)'")
+                throw .usage(
+                    "\(origin): freshness-timeout must be a number of seconds from \(range.lowerBound) to \(Int(range.upperBound)), not \(Self.shown(value))"
+                )
             }
             freshnessTimeoutSeconds = seconds
         case "log-level":
             guard let level = Logger.Level(rawValue: value.lowercased()) else {
                 throw .usage(
-                    "\(origin): log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(value)'"
+                    "\(origin): log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \(Self.shown(value))"
                 )
             }
             logLevel = level
         case "record":
             guard let flag = ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][value]
-            else { throw .usage("\(origin): record must be true or false, not '\(value)'") }
+            else { throw .usage("\(origin): record must be true or false, not \(Self.shown(value))") }
             record = flag
         default:
-            throw .usage("\(origin): unknown setting '\(key)'")
+            throw .usage("\(origin): unknown setting \(Self.shown(key))")
         }
     }
 
-    /// Applies a configuration file's text.
+    /// A value as an error message quotes it: whole when short, else its start and its length,
+    /// so that a megabyte of garbage in a file gives one readable line.
+    static func shown(_ value: some StringProtocol) -> String {
+        let limit = 60
+        guard value.count > limit else { return "'\(value)'" }
+        return "'\(value.prefix(limit))…' (\(value.utf8.count) bytes)"
+    }
+
+    /// Applies a configuration file's text: UTF-8, with or without a byte order mark,
+    /// lines ending in LF or CRLF. A key set twice is an error, not a silent override.
     mutating func apply(file text: String, path: String) throws(LocationError) {
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.prefix(while: { $0 != "#" }).trimmingCharacters(in: .whitespaces)
+        var body = Substring(text)
+        if body.first == "\u{FEFF}" { body = body.dropFirst() }
+        var seen: [String: Int] = [:]
+        // Split on LF only: Swift treats "\r\n" as one Character, which a split on "\n" would not see.
+        for (number, rawLine) in body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
+            var scalars = rawLine
+            if scalars.last == "\r" { scalars = scalars.dropLast() }
+            let line = Substring(scalars).prefix(while: { $0 != "#" }).trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
+            let origin = "\(path):\(number + 1)"
             guard let equals = line.firstIndex(of: "=") else {
-                throw .usage("\(path):\(number + 1): expected 'key = value', found '\(line)'")
+                throw .usage("\(origin): expected 'key = value', found \(Self.shown(line))")
             }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            if let first = seen[key] {
+                throw .usage("\(origin): \(Self.shown(key)) is already set on line \(first); set it once")
+            }
+            seen[key] = number + 1
             try apply(
-                key: line[..<equals].trimmingCharacters(in: .whitespaces),
-                value: line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces),
-                origin: "\(path):\(number + 1)")
+                key: key, value: line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces),
+                origin: origin)
         }
     }
 
@@ -95,7 +143,8 @@ struct DaemonConfiguration: Equatable, Sendable {
         case "replay": throw .usage("\(origin): 'replay' needs one file: --source replay FILE")
         default:
             throw .usage(
-                "\(origin): source must be auto, gpsd, simulated or replay FILE, not '\(words.joined(separator: " "))'")
+                "\(origin): source must be auto, gpsd, simulated or replay FILE, not \(Self.shown(words.joined(separator: " ")))"
+            )
         }
     }
 
@@ -105,17 +154,19 @@ struct DaemonConfiguration: Equatable, Sendable {
         var portText: Substring?
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else {
-                throw .usage("\(origin): gpsd address '\(text)' has '[' without ']'")
+                throw .usage("\(origin): gpsd address \(Self.shown(text)) has '[' without ']'")
             }
             let rest = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
             if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { throw .usage("\(origin): gpsd address '\(text)' is not HOST:PORT") }
+                guard rest.hasPrefix(":") else {
+                    throw .usage("\(origin): gpsd address \(Self.shown(text)) is not HOST:PORT")
+                }
                 portText = rest.dropFirst()
             }
         } else if let colon = host.lastIndex(of: ":") {
             guard host.firstIndex(of: ":") == colon else {
-                throw .usage("\(origin): write an IPv6 gpsd address in brackets, as [\(text)]:2947")
+                throw .usage("\(origin): write an IPv6 gpsd address in brackets, as [\(text.prefix(60))]:2947")
             }
             portText = host[host.index(after: colon)...]
             host = host[..<colon]
@@ -123,12 +174,12 @@ struct DaemonConfiguration: Equatable, Sendable {
         var port = 2947
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
-                throw .usage("\(origin): gpsd port must be a number from 1 to 65535, not '\(portText)'")
+                throw .usage("\(origin): gpsd port must be a number from 1 to 65535, not \(Self.shown(portText))")
             }
             port = value
         }
         guard host.allSatisfy({ $0.isLetter || $0.isNumber || ".-_:".contains($0) }) else {
-            throw .usage("\(origin): '\(host)' is not a host name or address")
+            throw .usage("\(origin): \(Self.shown(host)) is not a host name or address")
         }
         return (host.isEmpty ? "localhost" : String(host), port)
     }
@@ -138,7 +189,8 @@ struct DaemonConfiguration: Equatable, Sendable {
         var zooms: [Int] = []
         for item in text.split(separator: ",") {
             guard let zoom = Int(item.trimmingCharacters(in: .whitespaces)), (0...22).contains(zoom) else {
-                throw .usage("\(origin): zooms must be numbers from 0 to 22 separated by commas, not '\(text)'")
+                throw .usage(
+                    "\(origin): zooms must be numbers from 0 to 22 separated by commas, not \(Self.shown(text))")
             }
             if !zooms.contains(zoom) { zooms.append(zoom) }
         }

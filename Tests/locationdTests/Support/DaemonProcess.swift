@@ -13,18 +13,23 @@ final class DaemonProcess: @unchecked Sendable {
     private let errorLog: String
 
     /// Starts `locationd run --data-dir DIR` with `arguments` and waits until its socket answers.
-    init(dataDirectory: String, arguments: [String], waitForSocket: Bool = true) async throws {
+    ///
+    /// - Parameter socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
+    init(
+        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true
+    ) async throws {
         self.dataDirectory = dataDirectory
-        socketPath = dataDirectory + "/control.sock"
+        self.socketPath = socketPath ?? dataDirectory + "/control.sock"
         errorLog = dataDirectory + ".stderr"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         process.executableURL = locationdBinary()
-        process.arguments = ["run", "--data-dir", dataDirectory] + arguments
+        process.arguments =
+            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? []) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)
         try process.run()
         if waitForSocket {
-            let socketPath = socketPath
+            let socketPath = self.socketPath
             let process = process
             try await waitUntil(seconds: 20) {
                 !process.isRunning || ((try? ControlClient.ask("?VERSION;", socketPath: socketPath)) ?? nil) != nil
@@ -47,7 +52,8 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the process to exit; returns its status and how long it took.
-    func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) async throws -> (status: Int32, seconds: Double) {
+    func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) async throws -> (status: Int32, seconds: Double)
+    {
         let start = Date()
         kill(process.processIdentifier, signal)
         let process = process

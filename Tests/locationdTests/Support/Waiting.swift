@@ -13,15 +13,21 @@ struct TemporaryDirectory: ~Copyable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// Opens a raw client connection to a Unix socket.
-func connectRaw(_ path: String) throws -> FileHandle {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+/// The address of the Unix socket at `path`.
+func unixAddress(_ path: String) -> sockaddr_un {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
         raw.copyBytes(from: path.utf8)
         raw[path.utf8.count] = 0
     }
+    return address
+}
+
+/// Opens a raw client connection to a Unix socket.
+func connectRaw(_ path: String) throws -> FileHandle {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = unixAddress(path)
     let result = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))

@@ -13,23 +13,23 @@ import Synchronization
 /// counts down, then looks at `resumeAt`. Both are sequentially consistent, so at
 /// least one of them sees the other's write, and whichever clears `resumeAt` first
 /// owns the wake-up: the listener signals, or the sender does not wait.
-final class ReplayFlowControl: Sendable {
+public final class ReplayFlowControl: Sendable {
     /// The most changes in flight.
-    let limit: Int
+    public let limit: Int
     /// Changes counted and not yet delivered, including the one the sender waits to send.
     private let inFlight = Atomic<Int>(0)
     /// The count at which the parked sender is to be woken; -1 while none is parked.
     private let resumeAt = Atomic<Int>(-1)
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    init(limit: Int) {
+    public init(limit: Int) {
         self.limit = limit
     }
 
     /// Counts one more change in flight, first waiting for room when there are ``limit``.
     ///
     /// - Important: one sender at a time.
-    func acquire() {
+    public func acquire() {
         let count = inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
         guard count > limit else { return }
         // Counted already: the change waiting to be sent, on top of the half.
@@ -37,7 +37,7 @@ final class ReplayFlowControl: Sendable {
     }
 
     /// Counts one change delivered; wakes the sender when it waits and there is room again.
-    func release() {
+    public func release() {
         let count = inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
         let threshold = resumeAt.load(ordering: .sequentiallyConsistent)
         guard threshold >= 0, count <= threshold else { return }
@@ -49,7 +49,7 @@ final class ReplayFlowControl: Sendable {
     /// Waits until every change counted has been delivered.
     ///
     /// - Important: from the sender's thread, after its last ``acquire()``.
-    func waitUntilIdle() {
+    public func waitUntilIdle() {
         park(until: 0)
     }
 

@@ -1,9 +1,9 @@
 import Dispatch
-import LocationState
 import Synchronization
 
 /// The path replayed fixes take: a `MonitoredState<Location?>`, as in the daemon, with
-/// an `.all` listener that prints every fix.
+/// one `.all` listener that receives every change (`locationd replay` prints the fixes
+/// and, with `--data-dir`, hands them to the daemon's stores).
 ///
 /// Replay at `--speed max` produces fixes faster than any printer consumes them, and an
 /// `.all` listener buffers what it has not yet received; so the pipeline lets at most
@@ -12,16 +12,16 @@ import Synchronization
 ///
 /// Three threads share the work: the replay loop decodes and calls ``send(_:)``, a serial
 /// queue puts the fixes into the state one `modify` at a time, in order, and the
-/// listener's queue prints them. With a `batchSize` above 1 (for `--speed max`), fixes
+/// listener's queue consumes them. With a `batchSize` above 1 (for `--speed max`), fixes
 /// go to the state queue in batches, so that neither queue is woken for every fix.
-final class ReplayPipeline: Sendable {
+public final class ReplayPipeline: Sendable {
     /// Changes allowed between ``send(_:)`` and the end of their delivery.
-    static let window = 8192
+    public static let window = 8192
 
     /// The device's location: the current fix, or nil after a no-fix report.
-    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    public let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     /// Values sent to the state queue together; 1 sends each at once.
-    let batchSize: Int
+    public let batchSize: Int
     private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
     private let stateQueue = DispatchQueue(label: "locationd.replay.state")
     private let batches = Mutex(Batches())
@@ -51,19 +51,19 @@ final class ReplayPipeline: Sendable {
         }
     }
 
-    /// A pipeline whose listener prints through `output` on its own serial queue, and
-    /// hands every change to `alsoRecord` (the stores of `--data-dir`) before it.
+    /// A pipeline whose `listener` receives every change, in order, on its own serial queue.
     ///
-    /// - Parameter batchSize: 1 when fixes must reach the listener as soon as they are
-    ///   sent (paced replay); at most a quarter of ``window``.
-    init(output: ReplayOutput, batchSize: Int = 1, alsoRecord: (@Sendable (Location?) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - batchSize: 1 when fixes must reach the listener as soon as they are sent
+    ///     (paced replay); at most a quarter of ``window``.
+    ///   - listener: takes each new value: a fix, or nil after a no-fix report.
+    public init(batchSize: Int = 1, listener: @escaping @Sendable (Location?) -> Void) {
         precondition(batchSize >= 1 && batchSize <= ReplayPipeline.window / 4, "batch size out of range")
         self.batchSize = batchSize
         let inFlight = self.inFlight
         observation = deviceLocation.observe(on: DispatchQueue(label: "locationd.replay.output"), policy: .all) {
             change in
-            alsoRecord?(change.new)
-            if let fix = change.new { output.print(fix) } else { output.interrupt() }
+            listener(change.new)
             inFlight.release()
         }
     }
@@ -72,7 +72,7 @@ final class ReplayPipeline: Sendable {
     ///
     /// - Important: blocks while ``window`` changes are still being delivered; call it
     ///   from the replay loop only (one thread at a time), never from the listener's queue.
-    func send(_ event: ProviderEvent) {
+    public func send(_ event: ProviderEvent) {
         switch event {
         case .fix(let location): enqueue(location)
         case .noFix: enqueue(nil)
@@ -81,7 +81,7 @@ final class ReplayPipeline: Sendable {
     }
 
     /// Waits until the listener has received every change sent, then stops listening.
-    func drain() {
+    public func drain() {
         if batches.withLock({ $0.send() }) { putSentBatch() }
         inFlight.waitUntilIdle()
         observation.cancel()

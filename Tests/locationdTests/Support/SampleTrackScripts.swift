@@ -1,32 +1,5 @@
-import ArgumentParser
 import Foundation
 import LocationState
-
-/// `locationd sample-tracks DIR` (hidden, for developers): writes the SampleTracks/ files.
-///
-/// Every track is synthesized from a fixed script (no randomness, no clock), written
-/// with ``NMEAWriter``, so running it again gives the same bytes.
-struct ReplaySampleTracksCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sample-tracks",
-        abstract: "Write the project's sample NMEA tracks into a directory.",
-        shouldDisplay: false
-    )
-
-    @Argument(help: "The directory to write into (SampleTracks).")
-    var directory: String
-
-    func run() throws {
-        for (name, bytes) in ReplaySampleTracks.all() {
-            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
-            do {
-                try Data(bytes).write(to: url, options: .atomic)
-            } catch {
-                throw LocationError.cannotWrite(path: url.path, reason: error.localizedDescription).exit()
-            }
-        }
-    }
-}
 
 /// The sample tracks: a walk, a drive across midnight, a fix loss, the antimeridian, the North Pole, corruption.
 enum ReplaySampleTracks {

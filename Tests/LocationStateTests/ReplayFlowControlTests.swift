@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import locationd
+@testable import LocationState
 
 struct ReplayFlowControlTests {
     /// A sender far faster than its listener: never more than the limit in flight, every

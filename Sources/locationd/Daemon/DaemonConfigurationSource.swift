@@ -1,0 +1,77 @@
+import Foundation
+import LocationState
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where `locationd run`'s settings come from, layer over layer: the flags over the
+/// environment (`LOCATIOND_DATA_DIR`, ...) over the configuration file over the
+/// built-in defaults.
+///
+/// Kept whole by the daemon, so that SIGHUP can resolve it again: the file is read
+/// anew, the environment and flags are the ones the daemon started with.
+struct DaemonConfigurationSource: Sendable {
+    /// The environment variables' prefix: `LOCATIOND_` then the key in capitals,
+    /// `-` as `_` (`freshness-timeout` is `LOCATIOND_FRESHNESS_TIMEOUT`).
+    static let environmentPrefix = "LOCATIOND_"
+    /// A configuration file larger than this is refused: it is not one a person wrote.
+    static let maxFileBytes = 1 << 20
+
+    /// The flags given, as settings, in the order they apply.
+    var flags: [(key: String, value: String)] = []
+    /// `--source`'s words, kept apart since a file path may hold spaces.
+    var sourceWords: [String]?
+    /// `--record` / `--no-record`.
+    var record: Bool?
+    /// `--config`: a file that must exist; else the default file is read when it exists.
+    var explicitFile: String?
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// The file read: `--config`, else `/etc/locationd.conf` for root, else the user's.
+    var file: String {
+        if let explicitFile { return explicitFile }
+        if geteuid() == 0 { return "/etc/locationd.conf" }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (NSHomeDirectory() + "/.config")
+        return base + "/locationd/locationd.conf"
+    }
+
+    /// The settings, with every layer applied and checked.
+    func resolve() throws(LocationError) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration(dataDirectory: DataDirectory.defaultURL().path)
+        if let text = try readFile() { try configuration.apply(file: text, path: file) }
+        for (name, value) in environment.sorted(by: { $0.key < $1.key })
+        where name.hasPrefix(Self.environmentPrefix) {
+            let key = name.dropFirst(Self.environmentPrefix.count).lowercased().replacingOccurrences(of: "_", with: "-")
+            try configuration.apply(key: key, value: value, origin: "$\(name)")
+        }
+        if let sourceWords {
+            configuration.source = try DaemonConfiguration.parseSource(sourceWords, origin: "--source")
+        }
+        for (key, value) in flags { try configuration.apply(key: key, value: value, origin: "--\(key)") }
+        if let record { configuration.record = record }
+        return configuration
+    }
+
+    /// The configuration file's text, or nil when the default file does not exist.
+    private func readFile() throws(LocationError) -> String? {
+        let path = file
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicitFile != nil { throw .fileNotFound(path: path) }
+            return nil
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .fileUnreadable(path: path, reason: "permission denied")
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: Self.maxFileBytes + 1) else {
+            throw .fileUnreadable(path: path, reason: "it is not a readable file")
+        }
+        guard data.count <= Self.maxFileBytes else {
+            throw .usage("\(path): larger than \(Self.maxFileBytes) bytes; is it really locationd's configuration?")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
