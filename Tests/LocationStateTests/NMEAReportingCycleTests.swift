@@ -110,6 +110,26 @@ struct NMEAReportingCycleTests {
         #expect(located.first?.altMSL == 545.4 && located.last?.altMSL == nil)
     }
 
+    /// GBS is timed for gpsd's cycle (it registers its time): a u-blox receiver that ends
+    /// each second with GBS has its last second, cut after GGA, not reported.
+    @Test func gbsEndsTheCycleOfAReceiverThatSendsItLast() {
+        var lines: [String] = []
+        for second in 0..<4 {
+            let time = "1200\(String(format: "%02d", second)).00"
+            let longitude = String(format: "01322.%04d", second * 100)
+            lines.append(nmea("GPRMC,\(time),A,5230.0000,N,\(longitude),E,0.1,,050324,,,D"))
+            lines.append(nmea("GPGGA,\(time),5230.0000,N,\(longitude),E,2,12,0.8,35.5,M,39.8,M,,0000"))
+            if second < 3 {
+                lines.append(nmea("GPGST,\(time),18,,,,0.69,0.48,1.0"))
+                lines.append(nmea("GPZDA,\(time),05,03,2024,00,00"))
+                lines.append(nmea("GPGBS,\(time),0.7,0.5,1.0,,,,"))
+            }
+        }
+        let (events, statistics) = decodeNMEA(lines.joined(separator: "\n"))
+        #expect(fixes(events).map(clock) == ["00:00.000", "00:01.000", "00:02.000"])
+        #expect(statistics.unknownSentences == 0)
+    }
+
     /// Until it knows which sentence ends a cycle, gpsd reports after each sentence that
     /// sets a position or the fix mode, not after VTG: the first epoch's speed is RMC's.
     @Test func beforeTheCycleIsKnownOnlyPositionOrModeReports() throws {

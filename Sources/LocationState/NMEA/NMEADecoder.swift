@@ -182,6 +182,7 @@ public struct NMEADecoder: Sendable {
         case .gns: assembler.add(NMEAParser.gns(fields), emit)
         case .zda: assembler.add(NMEAParser.zda(fields), emit)
         case .gst: assembler.add(NMEAParser.gst(fields), emit)
+        case .gbs: assembler.add(NMEAParser.gbs(fields), emit)
         }
         return true
     }

@@ -6,9 +6,9 @@ import Foundation
 /// by more than 0.01 s from the previous timed sentence's, compared as gpsd 3.22 does
 /// (``startsCycle(_:after:)``: the times read as the numbers hhmmss.sss, so 59.995 s
 /// and the next minute's 00.000 are 41.005 apart, and a difference of exactly 10 ms
-/// goes either way as gpsd's floating point decides). Timed sentences are GGA, GLL and
-/// GNS with a time, and RMC with status `A`/`D`, a time and a date; ZDA only gives the
-/// date (gpsd 3.22 does not start or end a cycle on it). The state is cleared only when
+/// goes either way as gpsd's floating point decides). Timed sentences are GGA, GLL,
+/// GNS and GBS with a time, and RMC with status `A`/`D`, a time and a date; ZDA only
+/// gives the date (gpsd 3.22 does not start or end a cycle on it, nor on GST). The state is cleared only when
 /// a cycle starts: sentences 10 ms apart that gpsd does not see as a new cycle share it.
 /// The fields every sentence sets merge into the epoch's state in arrival order:
 /// position from the last of GGA/RMC/GLL/GNS, speed and course from RMC and VTG,
@@ -58,7 +58,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// The sentence types, for learning which one ends a cycle.
     private enum Kind: UInt8 {
-        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs
 
         var bit: UInt16 { 1 << rawValue }
     }
@@ -165,6 +165,7 @@ public struct NMEAEpochAssembler: Sendable {
         case .zda(let zda): add(zda, emit)
         case .gst(let gst): add(gst, emit)
         case .gsv(let gsv): add(gsv, emit)
+        case .gbs(let gbs): add(gbs, emit)
         }
     }
 
@@ -229,6 +230,13 @@ public struct NMEAEpochAssembler: Sendable {
     /// A GSV ends no cycle and sets nothing; it only takes its place in the sentence order.
     mutating func add(_: NMEASentence.GSV, _ emit: (ProviderEvent) -> Void) {
         conclude(.gsv, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A GBS sets nothing, but its time takes part in the cycle as gpsd's does (it
+    /// registers the time without setting the fix's): a receiver that sends GBS last
+    /// ends its epoch with it.
+    mutating func add(_ gbs: NMEASentence.GBS, _ emit: (ProviderEvent) -> Void) {
+        conclude(.gbs, timed: gbs.timeOfDay, setsMode: false, next: State(), prior: prior, emit)
     }
 
     mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {

@@ -29,7 +29,7 @@ public enum NMEAParser {
 
     /// The sentence types locationd decodes.
     enum SentenceType {
-        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs
     }
 
     /// One line read as far as its fields: small, so that it is cheap to return.
@@ -202,6 +202,7 @@ public enum NMEAParser {
         case tag3("GNS"): (type, minimum) = (.gns, 13)
         case tag3("ZDA"): (type, minimum) = (.zda, 4)
         case tag3("GST"): (type, minimum) = (.gst, 8)
+        case tag3("GBS"): (type, minimum) = (.gbs, 7)
         default: return .unknown
         }
         guard count >= minimum else { return .malformed }
@@ -221,6 +222,7 @@ public enum NMEAParser {
         case .gns: .gns(gns(fields))
         case .zda: .zda(zda(fields))
         case .gst: .gst(gst(fields))
+        case .gbs: .gbs(gbs(fields))
         }
     }
 
@@ -312,6 +314,10 @@ public enum NMEAParser {
             date = NMEADate(year: year, month: month, day: day)
         }
         return NMEASentence.ZDA(timeOfDay: f.timeOfDay(1), date: date)
+    }
+
+    static func gbs(_ f: NMEAFields) -> NMEASentence.GBS {
+        NMEASentence.GBS(timeOfDay: f.timeOfDay(1))
     }
 
     static func gst(_ f: NMEAFields) -> NMEASentence.GST {

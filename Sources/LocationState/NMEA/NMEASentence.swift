@@ -25,6 +25,7 @@ public struct NMEASentence: Sendable, Hashable {
         case gns(GNS)
         case zda(ZDA)
         case gst(GST)
+        case gbs(GBS)
     }
 
     /// The time of day the sentence is stamped with, in milliseconds since 00:00 UTC.
@@ -35,6 +36,7 @@ public struct NMEASentence: Sendable, Hashable {
         case .gll(let s): s.timeOfDay
         case .gns(let s): s.timeOfDay
         case .zda(let s): s.timeOfDay
+        case .gbs(let s): s.timeOfDay
         case .gsa, .gsv, .vtg, .gst: nil
         }
     }
@@ -243,6 +245,16 @@ public struct NMEASentence: Sendable, Hashable {
         public init(timeOfDay: Int? = nil, date: NMEADate? = nil) {
             self.timeOfDay = timeOfDay
             self.date = date
+        }
+    }
+
+    /// GBS: satellite fault detection. Only its time is read: gpsd 3.22 takes part of
+    /// its reporting cycle from it (a u-blox receiver ends its epoch with GBS).
+    public struct GBS: Sendable, Hashable {
+        public var timeOfDay: Int?
+
+        public init(timeOfDay: Int?) {
+            self.timeOfDay = timeOfDay
         }
     }
 
