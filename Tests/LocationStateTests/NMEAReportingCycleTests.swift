@@ -130,6 +130,32 @@ struct NMEAReportingCycleTests {
         #expect(statistics.unknownSentences == 0)
     }
 
+    /// A marine log: an echo sounder's DBT puts gpsd in its continuation mode for good, where
+    /// each untimed sentence takes the cycle's end over from the timed one before it, and
+    /// reports if gpsd decodes it into something (HDG, not GLC, which it does not decode).
+    /// The chartplotter sends GGA a second behind GLL and RMC: after the first DBT the GGA
+    /// is never reported, so its altitude never reaches a fix, as gpsd 3.22 reports it.
+    @Test func aDepthSounderPutsTheCycleInContinuationMode() {
+        var lines: [String] = []
+        for second in 0..<5 {
+            let time = "0947\(30 + second)"
+            let next = "0947\(31 + second)"
+            lines.append(
+                nmea("GPGGA,\(time),5251.\(1001 + 10 * second),N,00518.8000,E,1,12,0.60,-\(4 + second),M,46.8,M,,"))
+            lines.append(nmea("GPGLC,9960,,,,,,,,,,,,"))
+            lines.append(nmea("GPGLL,5251.\(1005 + 10 * second),N,00518.8000,E,\(next),A,A"))
+            lines.append(nmea("GPRMC,\(next),A,5251.\(1005 + 10 * second),N,00518.8000,E,5.6,230.5,200818,1.4,E,A"))
+            lines.append(nmea("GPVTG,230.5,T,229.1,M,5.6,N,10.4,K,A"))
+            lines.append(nmea("SDDBT,17.5,f,5.3,M,2.9,F"))
+            lines.append(nmea("SDHDG,231.5,,,1.3,E"))
+        }
+        let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
+        #expect(located.map(clock) == ["47:31.000", "47:32.000", "47:33.000", "47:34.000", "47:35.000"])
+        let minutes = located.map { (($0.lat! - 52) * 60 * 10_000).rounded() / 10_000 }
+        #expect(minutes == [51.1011, 51.1015, 51.1025, 51.1035, 51.1045])
+        #expect(located.map(\.altMSL) == [-5, nil, nil, nil, nil])
+    }
+
     /// Until it knows which sentence ends a cycle, gpsd reports after each sentence that
     /// sets a position or the fix mode, not after VTG: the first epoch's speed is RMC's.
     @Test func beforeTheCycleIsKnownOnlyPositionOrModeReports() throws {

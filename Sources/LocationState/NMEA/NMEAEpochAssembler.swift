@@ -58,7 +58,11 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// The sentence types, for learning which one ends a cycle.
     private enum Kind: UInt8 {
-        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs, dbt
+        /// A sentence not decoded: unknown, proprietary or too short.
+        case other
+        /// A sentence not decoded here that gpsd decodes into something it reports (heading, wind).
+        case otherData
 
         var bit: UInt16 { 1 << rawValue }
     }
@@ -135,6 +139,8 @@ public struct NMEAEpochAssembler: Sendable {
     private var lastTimedKind: Kind?
     /// The sentence kinds learnt to end a cycle, one bit per ``Kind``.
     private var cycleEnders: UInt16 = 0
+    /// Whether a DBT was seen: gpsd's continuation mode (see the DBT `add`).
+    private var continues = false
     private var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
@@ -166,6 +172,7 @@ public struct NMEAEpochAssembler: Sendable {
         case .gst(let gst): add(gst, emit)
         case .gsv(let gsv): add(gsv, emit)
         case .gbs(let gbs): add(gbs, emit)
+        case .dbt(let dbt): add(dbt, emit)
         }
     }
 
@@ -239,6 +246,24 @@ public struct NMEAEpochAssembler: Sendable {
         conclude(.gbs, timed: gbs.timeOfDay, setsMode: false, next: State(), prior: prior, emit)
     }
 
+    /// A DBT puts the assembler, for good, in gpsd's "continuation" mode (`cycle_continue`,
+    /// which gpsd 3.22 sets on DBT and never clears): no sentence is learnt as a cycle's
+    /// end any more; instead each untimed sentence (any type, also one not decoded) takes
+    /// the end over from the timed sentence before it and reports. Marine logs, where an
+    /// echo sounder shares the line, then report after nearly every sentence, as gpsd does.
+    mutating func add(_: NMEASentence.DBT, _ emit: (ProviderEvent) -> Void) {
+        continues = true
+        conclude(.dbt, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A sentence not decoded (unknown type, too few fields): it sets nothing, but takes its
+    /// place in the cycle as in gpsd (it ends GSA's run of talkers, and in continuation
+    /// mode it takes the cycle's end from the timed sentence before it). It reports only
+    /// when gpsd would have something to report from it (`setsData`: a heading, wind).
+    public mutating func addOther(setsData: Bool, _ emit: (ProviderEvent) -> Void) {
+        conclude(setsData ? .otherData : .other, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
     mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {
         var next = State()
         if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
@@ -265,8 +290,18 @@ public struct NMEAEpochAssembler: Sendable {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
-        if timed != nil { lastTimedKind = kind }
-        if cycleEnders == 0 ? setsMode || next.latitude != nil : timed != nil && cycleEnders & kind.bit != 0 {
+        if timed != nil {
+            lastTimedKind = kind
+        } else if continues {
+            if let last = lastTimedKind { cycleEnders &= ~last.bit }
+            cycleEnders |= kind.bit
+        }
+        // gpsd sends a report only for a sentence that set something (`DATA_IS`): never
+        // for one it did not decode.
+        if kind != .other,
+            cycleEnders == 0
+                ? setsMode || next.latitude != nil : (timed != nil || continues) && cycleEnders & kind.bit != 0
+        {
             report(emit)
         }
     }
@@ -280,7 +315,7 @@ public struct NMEAEpochAssembler: Sendable {
         defer { lastTimedTime = time }
         if let last = lastTimedTime, !NMEAEpochAssembler.startsCycle(time, after: last) { return }
         release(emit)
-        if let kind = lastTimedKind { cycleEnders |= kind.bit }
+        if !continues, let kind = lastTimedKind { cycleEnders |= kind.bit }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
         previousHadAltitude = state.altitudeMSL != nil

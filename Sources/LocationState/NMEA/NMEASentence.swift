@@ -26,6 +26,7 @@ public struct NMEASentence: Sendable, Hashable {
         case zda(ZDA)
         case gst(GST)
         case gbs(GBS)
+        case dbt(DBT)
     }
 
     /// The time of day the sentence is stamped with, in milliseconds since 00:00 UTC.
@@ -37,7 +38,7 @@ public struct NMEASentence: Sendable, Hashable {
         case .gns(let s): s.timeOfDay
         case .zda(let s): s.timeOfDay
         case .gbs(let s): s.timeOfDay
-        case .gsa, .gsv, .vtg, .gst: nil
+        case .gsa, .gsv, .vtg, .gst, .dbt: nil
         }
     }
 
@@ -256,6 +257,13 @@ public struct NMEASentence: Sendable, Hashable {
         public init(timeOfDay: Int?) {
             self.timeOfDay = timeOfDay
         }
+    }
+
+    /// DBT: depth below transducer, from an echo sounder on the same line as the receiver.
+    /// Nothing of it is read: gpsd 3.22 marks it a sentence that continues the reporting
+    /// cycle, which changes how the cycle ends from then on (``NMEAEpochAssembler``).
+    public struct DBT: Sendable, Hashable {
+        public init() {}
     }
 
     /// GST: pseudorange error statistics, one-sigma metres.
