@@ -25,10 +25,16 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         .target(
             name: "LocationState",
             dependencies: [
                 "CGPS",
+                "CLibXML2",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

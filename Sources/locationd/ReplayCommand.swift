@@ -93,7 +93,7 @@ struct ReplayCommand: AsyncParsableCommand {
         // Unpaced, fixes reach the state in batches (a paced fix must show at once).
         let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1) { change in
             listeners?.record(change)
-            if let fix = change { output.print(fix) }
+            if let fix = change { output.print(fix) } else { output.interrupt() }
             if let monitor {
                 for event in monitor.update(with: change) { output.print(event) }
             }
@@ -129,6 +129,10 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     /// `1200 sentences read, 300 fixes, 0 bad checksums, 4 unknown sentences, 0 lines dropped`.
+    ///
+    /// For GPX, a track point counts as a sentence; skipped waypoints and route points
+    /// are added when there are any, and the reason when the document ended at an error:
+    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML: ... (line 9)`.
     static func summary(_ statistics: NMEAStatistics) -> String {
         var parts = [
             "\(statistics.sentences) sentences read", "\(statistics.fixes) fixes",
@@ -136,7 +140,11 @@ struct ReplayCommand: AsyncParsableCommand {
         ]
         if statistics.malformedSentences > 0 { parts.append("\(statistics.malformedSentences) malformed") }
         parts.append("\(statistics.droppedLines) lines dropped")
-        return parts.joined(separator: ", ")
+        if statistics.skippedWaypoints > 0 { parts.append("\(statistics.skippedWaypoints) waypoints skipped") }
+        if statistics.skippedRoutePoints > 0 { parts.append("\(statistics.skippedRoutePoints) route points skipped") }
+        let summary = parts.joined(separator: ", ")
+        guard let reason = statistics.stopReason else { return summary }
+        return "\(summary); stopped early: \(reason)"
     }
 }
 

@@ -18,7 +18,7 @@ enum ReplayOutputFormat: String, CaseIterable {
     case json
     /// A GeoJSON FeatureCollection of Point features.
     case geojson
-    /// A GPX 1.1 document with one track segment.
+    /// A GPX 1.1 document with one track, a new segment after each interruption (no-fix report).
     case gpx
 }
 
@@ -36,6 +36,8 @@ final class ReplayOutput: Sendable {
         var count = 0
         var started = false
         var finished = false
+        /// A no-fix report came after the last fix printed: GPX starts a new segment.
+        var interrupted = false
     }
 
     /// Bytes buffered before a write to stdout.
@@ -69,8 +71,13 @@ final class ReplayOutput: Sendable {
                 if state.count > 0 { state.buffer.append(UInt8(ascii: ",")) }
                 state.buffer.append(10)
                 location.appendGeoJSONFeature(to: &state.buffer)
-            case .gpx: location.appendGPXTrackPoint(to: &state.buffer)
+            case .gpx:
+                if state.interrupted, state.count > 0 {
+                    state.buffer.append(contentsOf: Location.gpxSegmentBreak.utf8)
+                }
+                location.appendGPXTrackPoint(to: &state.buffer)
             }
+            state.interrupted = false
             state.count += 1
             if flushingEachFix || state.buffer.count >= ReplayOutput.bufferSize {
                 ReplayOutput.write(state.buffer)
@@ -89,7 +96,16 @@ final class ReplayOutput: Sendable {
             case .geojson, .gpx: return
             }
             state.buffer.append(10)
+            if flushingEachFix {
+                ReplayOutput.write(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
+            }
         }
+    }
+
+    /// Notes a no-fix report (the state went to nil): in GPX, the next fix starts a new track segment.
+    func interrupt() {
+        state.withLock { $0.interrupted = true }
     }
 
     /// Closes the document and flushes what is buffered.

@@ -8,7 +8,9 @@ import Logging
 /// consecutive fixes are joined by a straight line in Web Mercator tile space, and
 /// every tile on that line is recorded too, so a fast move skips none; they are not
 /// joined when the time between them exceeds ``Configuration/maxGap``, when the
-/// implied speed exceeds ``Configuration/maxSpeed``, or when either has no time.
+/// implied speed exceeds ``Configuration/maxSpeed``, when either has no time, or when
+/// `nil` (no current fix: the receiver lost its fix, a GPX track segment ended) came
+/// between them.
 /// Fixes without a position, and fixes whose `eph` exceeds ``Configuration/maxEph``,
 /// are skipped. A tile's first and last sighting on a joined line are interpolated
 /// along it.
@@ -100,6 +102,8 @@ public final class TileLogger: Sendable {
 
     private struct State {
         var previous: Previous?
+        /// `nil` was recorded after `previous`: the next fix is not joined to it.
+        var interrupted = false
         /// The previous fix's point at each zoom, in the order of the configured zooms;
         /// meaningful once `previous` is set.
         var points: [TilePoint]
@@ -192,9 +196,17 @@ public final class TileLogger: Sendable {
     public var counters: Counters { state.withLock { $0.counters } }
 
     /// Records a fix: cheap, never blocks on the sink. `nil` (no current fix) and fixes
-    /// without a position or with too large an `eph` are skipped.
+    /// without a position or with too large an `eph` are skipped; after `nil`, the next
+    /// fix is not joined to the one before.
     public func record(_ location: Location?) {
-        guard let location, location.hasPosition, let latitude = location.lat, let longitude = location.lon,
+        guard let location else {
+            state.withLock { state in
+                state.counters.skipped += 1
+                state.interrupted = true
+            }
+            return
+        }
+        guard location.hasPosition, let latitude = location.lat, let longitude = location.lon,
             latitude.isFinite, longitude.isFinite
         else {
             state.withLock { $0.counters.skipped += 1 }
@@ -220,7 +232,8 @@ public final class TileLogger: Sendable {
                     latitude: latitude, longitude: longitude, time: time, timed: timed,
                     cosLatitude: cos(latitude * (Double.pi / 180)), x: x, y: y)
             }
-            let joined = previous.map { joins($0, current) } ?? false
+            let joined = !state.interrupted && previous.map { joins($0, current) } ?? false
+            state.interrupted = false
             state.counters.fixes += 1
             if !joined { state.counters.unjoined += 1 }
             for (index, zoom) in configuration.zooms.enumerated() {

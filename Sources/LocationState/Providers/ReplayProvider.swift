@@ -136,5 +136,8 @@ extension NMEAStatistics {
         malformedSentences += other.malformedSentences
         droppedLines += other.droppedLines
         comments += other.comments
+        skippedWaypoints += other.skippedWaypoints
+        skippedRoutePoints += other.skippedRoutePoints
+        stopReason = stopReason ?? other.stopReason
     }
 }
