@@ -24,13 +24,12 @@ final class Daemon: Sendable {
     /// The configuration in force, which SIGHUP replaces.
     let current: Mutex<DaemonConfiguration>
 
-    /// Prepares the data directory, takes its lock and opens the stores.
+    /// Makes the data directory private, takes its lock and opens the stores.
     init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
         (self.source, self.configuration, self.logger) = (source, configuration, logger)
         current = Mutex(configuration)
         let directory = configuration.dataDirectory
-        try Daemon.prepare(directory: directory, logger: logger)
-        lock = try DaemonLock(directory: directory)
+        lock = try DaemonLock(directory: directory, logger: logger)
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
             freshnessTimeout: .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000)), logger: logger)
