@@ -20,6 +20,9 @@ final class Daemon: Sendable {
     private let lastFix: LastFixStore
     private let server: ControlServer
     private let counter = FixCounter()
+    private let startedAt = Date()
+    /// The HTTP server's bearer token, read at start (`nil`: none configured).
+    private let httpToken: [UInt8]?
     /// The configuration in force, which SIGHUP replaces.
     let current: Mutex<DaemonConfiguration>
 
@@ -38,11 +41,12 @@ final class Daemon: Sendable {
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
         lastFix = try LastFixStore(directory: directory, logger: logger)
+        httpToken = try configuration.http.loadToken()
         server = ControlServer(
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: Date()),
+                lastFix: lastFix, startedAt: startedAt),
             logger: logger)
     }
 
@@ -74,6 +78,12 @@ final class Daemon: Sendable {
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
+        if configuration.http.enabled {
+            services.append(
+                HTTPService.daemon(
+                    configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
+                    counter: counter, lastFix: lastFix, startedAt: startedAt, token: httpToken, logger: logger))
+        }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services
     }
