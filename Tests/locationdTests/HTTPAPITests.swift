@@ -59,9 +59,9 @@ struct HTTPAPITests {
             lines = try await client.get("/api/v1/tiles?zoom=17&format=txt").body.split(separator: "\n")
             if lines.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
         }
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("17/") })
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("17/") }, "\(lines.prefix(3))")
         let geojson = try await client.get("/api/v1/tiles?zoom=14")
-        #expect(geojson.headers["content-type"] == "application/geo+json")
+        #expect(geojson.headers["content-type"] == "application/geo+json", "\(geojson.body.prefix(300))")
         let collection = try geojson.object()
         #expect(collection["type"] as? String == "FeatureCollection")
         let csv = try await client.get("/api/v1/tiles?zoom=14&format=csv")

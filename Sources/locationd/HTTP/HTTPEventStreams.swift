@@ -31,15 +31,18 @@ final class HTTPEventStreams: Sendable {
             (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
         }
 
-        /// Queues `bytes`; false when the client was dropped because its queue is full.
-        func send(_ bytes: ByteBuffer) -> Bool {
+        /// What became of an event for the client.
+        enum Delivery { case queued, overflow, gone }
+
+        /// Queues `bytes`; `.overflow` (and the stream ends) when the queue would exceed its bound.
+        func send(_ bytes: ByteBuffer) -> Delivery {
             let queued = queuedBytes.wrappingAdd(bytes.readableBytes, ordering: .relaxed).newValue
             guard queued <= limit else {
                 continuation.finish()
-                return false
+                return .overflow
             }
-            if case .terminated = continuation.yield(bytes) { return false }
-            return true
+            if case .terminated = continuation.yield(bytes) { return .gone }
+            return .queued
         }
 
         func written(_ bytes: Int) {
@@ -71,10 +74,13 @@ final class HTTPEventStreams: Sendable {
 
     /// A new stream's response body, or `nil` when ``Limits/maxClients`` are open.
     ///
+    /// - Parameter drop: closes the client's connection, called once when its queue is full,
+    ///   so that a write waiting for the client fails and the stream ends.
     /// - Parameter subscribe: attaches the client to what it reports: it receives a
     ///   `send(event, data)` function to call for each event, in order, from any
     ///   thread, and returns the function that detaches it.
     func open(
+        dropping drop: @escaping @Sendable () -> Void,
         subscribe: (_ send: @escaping @Sendable (_ event: String, _ data: String) -> Void) -> @Sendable () -> Void
     ) -> ResponseBody? {
         let client = Client(limit: limits.maxQueuedBytes)
@@ -99,9 +105,10 @@ final class HTTPEventStreams: Sendable {
         let dropped = Atomic<Bool>(false)
         let cancel = subscribe { event, data in
             guard !dropped.load(ordering: .relaxed) else { return }
-            if !client.send(ByteBuffer(string: "event: \(event)\ndata: \(data)\n\n")) {
+            if client.send(ByteBuffer(string: "event: \(event)\ndata: \(data)\n\n")) == .overflow {
                 if !dropped.exchange(true, ordering: .relaxed) {
                     logger.notice("http: an event stream client does not keep up; dropping it")
+                    drop()
                 }
             }
         }

@@ -8,7 +8,7 @@ import Hummingbird
 /// `access_token` query parameter (RFC 6750, section 2.3). It is compared in constant
 /// time. No CORS header is ever sent: only pages the daemon serves itself can read it.
 struct HTTPGuard: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = HTTPRequestContext
 
     let token: [UInt8]?
     let maxBodyBytes: Int

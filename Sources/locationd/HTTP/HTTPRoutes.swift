@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LocationState
+import NIOCore
 
 /// What the HTTP server serves: the JSON API under `/api/v1/`, the event stream and
 /// the page at `/`. Anything else is a 404; no path ever reaches the file system.
@@ -27,7 +28,7 @@ struct HTTPRoutes: Sendable {
     let tracksDirectory: URL
     let events: HTTPEventStreams
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HTTPRequestContext>) {
         router.get("/") { _, _ in HTTPPage.response }
         router.get("/api/v1") { _, _ in HTTPAnswer.json(Self.index) }
         router.get("/api/v1/last") { _, _ in last() }
@@ -37,7 +38,7 @@ struct HTTPRoutes: Sendable {
         router.get("/api/v1/tracks") { _, _ in trackDays() }
         router.get("/api/v1/tracks.gpx") { request, _ in try trackRange(request) }
         router.get("/api/v1/tracks/{file}") { _, context in try trackDay(context.parameters.get("file") ?? "") }
-        router.get("/api/v1/events") { _, _ in eventStream() }
+        router.get("/api/v1/events") { _, context in eventStream(closing: context.channel) }
     }
 
     /// What `/api/v1` lists.
@@ -72,9 +73,9 @@ struct HTTPRoutes: Sendable {
         return statusJSON(value).dropLast() + "," + fields.joined(separator: ",") + "}"
     }
 
-    private func eventStream() -> Response {
+    private func eventStream(closing channel: any Channel) -> Response {
         let (responder, status, statusJSON) = (responder, status, statusJSON)
-        let body = events.open { send in
+        let body = events.open(dropping: { channel.close(promise: nil) }) { send in
             let stopFixes = responder.watch { line in send("fix", line) }
             let observation = status.observe(policy: .all, sendingCurrentValue: true) { change in
                 send("status", statusJSON(change.new))
@@ -96,10 +97,17 @@ struct HTTPRoutes: Sendable {
     // MARK: - Tiles
 
     /// The tile database read-only, or `nil` when the daemon has not made one yet.
+    ///
+    /// The daemon made the file and is creating its table in the first moments after
+    /// start (a foreign file would have stopped it at start): that too is "no tiles yet".
     private func openTiles() throws(LocationError) -> TileDatabase? {
         let url = dataDirectory.appendingPathComponent(TileDatabase.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try TileDatabase.openReadOnly(at: url)
+        do {
+            return try TileDatabase.openReadOnly(at: url)
+        } catch  where error.message.contains("no such table") || error.message.contains("no locationd tile table") {
+            return nil
+        }
     }
 
     private func tiles(_ request: Request) throws -> Response {

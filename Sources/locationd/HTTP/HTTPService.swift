@@ -38,7 +38,7 @@ struct HTTPService: Service {
     let logger: Logger
 
     func run() async throws {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: HTTPRequestContext.self)
         router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(

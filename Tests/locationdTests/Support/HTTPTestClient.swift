@@ -40,11 +40,14 @@ struct HTTPTestClient: Sendable {
     /// Sends raw bytes as a request and reads the answer until the server closes.
     func send(_ request: Data) async throws -> Answer {
         let port = port
-        return try await offThePool {
-            let handle = try connectTCP(port: port)
-            try handle.write(contentsOf: request)
-            return try Self.parse(Self.readToEnd(handle))
-        }
+        return try await offThePool { try Self.exchange(request, port: port) }
+    }
+
+    /// Sends a request and reads its answer, blocking the calling thread.
+    static func exchange(_ request: Data, port: Int) throws -> Answer {
+        let handle = try connectTCP(port: port)
+        try handle.write(contentsOf: request)
+        return try parse(readToEnd(handle))
     }
 
     /// Opens `GET path` and returns the connection once the answer's head is read;
@@ -63,15 +66,32 @@ struct HTTPTestClient: Sendable {
         }
     }
 
+    /// Reads one answer: to its `Content-Length`, to the last chunk, or else until the server closes.
     private static func readToEnd(_ handle: FileHandle) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while !isComplete(data) {
             let count = read(handle.fileDescriptor, &buffer, buffer.count)
             guard count > 0 else { break }
             data.append(contentsOf: buffer[0..<count])
         }
         return data
+    }
+
+    /// Whether `data` holds a whole answer (head and the body its head announces).
+    private static func isComplete(_ data: Data) -> Bool {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return false }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
+        if let line = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        {
+            return data.count - end.upperBound >= length
+        }
+        if head.contains("transfer-encoding: chunked") {
+            return data[end.upperBound...].range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+                || data[end.upperBound...].starts(with: Data("0\r\n\r\n".utf8))
+        }
+        return false
     }
 
     /// Splits an HTTP/1.1 answer into status, headers and (de-chunked) body.

@@ -50,18 +50,24 @@ final class WebDriver: @unchecked Sendable {
     }
 
     deinit {
-        if driver.isRunning {
-            driver.terminate()
-            driver.waitUntilExit()
-        }
+        quitBlocking()
         try? FileManager.default.removeItem(atPath: profile)
     }
 
-    /// Ends the browser session and chromedriver.
+    /// Ends the browser session (chromedriver closes Chromium) and chromedriver.
     func quit() async {
-        _ = try? await client.request("DELETE", "/session/\(session)")
-        driver.terminate()
-        await offThePool { [driver] in driver.waitUntilExit() }
+        await offThePool { [self] in quitBlocking() }
+    }
+
+    /// Ends the session, then kills chromedriver: SIGKILL, since a child of a test thread may
+    /// have SIGTERM blocked (it inherits the thread's signal mask), and ignore it.
+    private func quitBlocking() {
+        guard driver.isRunning else { return }
+        _ = try? HTTPTestClient.exchange(
+            Data("DELETE /session/\(session) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8),
+            port: client.port)
+        kill(driver.processIdentifier, SIGKILL)
+        driver.waitUntilExit()
     }
 
     /// Opens `url` and waits until the page has loaded.
