@@ -216,7 +216,9 @@ enum HTTPPage {
           // The recent track.
           if (S.track.length > 1) {
             ctx.strokeStyle = "#ff7b72"; ctx.lineWidth = 2.5; ctx.lineJoin = "round"; ctx.beginPath();
-            S.track.forEach((p, i) => { const x = worldX(p[1], z) - cx, y = worldY(p[0], z) - cy; i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
+            // A jump (a gap in the recording, a looped replay) is not joined.
+                S.track.forEach((p, i) => { const x = worldX(p[1], z) - cx, y = worldY(p[0], z) - cy, q = S.track[i - 1];
+                  const jump = !q || Math.abs(q[0] - p[0]) + Math.abs(q[1] - p[1]) > 0.01; jump ? ctx.moveTo(x, y) : ctx.lineTo(x, y); });
             ctx.stroke();
           }
           // The position and its accuracy circle.
