@@ -82,6 +82,9 @@ struct HTTPPageTests {
             compared = true
         }
         #expect(compared, "the tile log kept changing")
+        // The recorded track of the fix's day (`--record`).
+        try await browser.waitFor(
+            "the recorded track", #"return Number(document.getElementById("map").dataset.trackPoints) > 100"#)
         let fix = try #require(
             try await browser.run(
                 #"return [Number(document.getElementById("lat").dataset.value), Number(document.getElementById("lon").dataset.value)]"#

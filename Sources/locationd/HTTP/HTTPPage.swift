@@ -9,7 +9,8 @@ import Hummingbird
 /// tiles at a chosen zoom, their max square outlined, the recent track, the position
 /// with its accuracy circle; drag to pan, wheel or buttons to zoom. It reads
 /// `/api/v1/…` and follows `/api/v1/events`. After each drawing it sets
-/// `data-tiles-drawn` on the canvas to the number of tiles in its layer.
+/// `data-tiles-drawn` on the canvas to the number of tiles in its layer, and
+/// `data-track-points` to the points of its track.
 enum HTTPPage {
     static var response: Response {
         var headers = HTTPFields()
@@ -236,6 +237,7 @@ enum HTTPPage {
           ctx.fillStyle = "rgba(230,237,243,.55)"; ctx.font = "12px system-ui, sans-serif";
           ctx.fillText("zoom " + z.toFixed(1) + "  ·  " + S.view.lat.toFixed(4) + ", " + S.view.lon.toFixed(4), 14, 24);
           canvas.dataset.tilesDrawn = String(drawn);
+          canvas.dataset.trackPoints = String(S.track.length);
           canvas.dataset.tileZoom = S.loadedZoom === undefined ? "" : String(S.loadedZoom);
         }
 
@@ -268,8 +270,11 @@ enum HTTPPage {
           S.loadedZoom = S.tileZoom; draw();
         }
         async function loadTrack() {
+          // The day of the fix shown (a fix gpsd sent without a time is filed under the day it came).
           const days = (await getJSON("/api/v1/tracks")).days; if (!days.length) return;
-          const r = await fetch(api(days[days.length - 1].gpx)); const xml = new DOMParser().parseFromString(await r.text(), "application/xml");
+          const want = S.fix && S.fix.time ? S.fix.time.slice(0, 10) : null;
+          const day = days.find(d => d.day === want) || days[days.length - 1];
+          const r = await fetch(api(day.gpx)); const xml = new DOMParser().parseFromString(await r.text(), "application/xml");
           const points = Array.from(xml.getElementsByTagName("trkpt")).slice(-3000).map(p => [Number(p.getAttribute("lat")), Number(p.getAttribute("lon"))]);
           S.track = points.concat(S.track).slice(-3000); draw();
         }
@@ -285,7 +290,7 @@ enum HTTPPage {
         setInterval(renderPanel, 1000);
         setInterval(() => { loadStats().then(loadTiles).catch(() => {}); }, 60000);
         resize();
-        Promise.allSettled([loadLast(), loadStatus(), loadStats().then(loadTiles), loadTrack()]).then(() => { draw(); follow(); });
+        Promise.allSettled([loadLast().then(loadTrack), loadStatus(), loadStats().then(loadTiles)]).then(() => { draw(); follow(); });
         </script>
         </body>
         </html>
