@@ -13,9 +13,8 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions), \
-            and the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
-            region-hook-timeout, region-initial-enter.
+            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
+            ("http", http),
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \
             logged and the running configuration kept) and the region file (a bad one is logged \
@@ -59,6 +58,12 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "file"))
     var regions: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The HTTP server's address, or off (default 127.0.0.1:\(HTTPConfiguration.defaultPort)).",
+            valueName: "host:port"))
+    var http: String?
+
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
     var config: String?
 
@@ -92,6 +97,7 @@ struct RunCommand: AsyncParsableCommand {
         let flags: [(String, String?)] = [
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
+            ("http", http),
         ]
         source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
         source.record = record

@@ -21,6 +21,9 @@ final class Daemon: Sendable {
     private let server: ControlServer
     let regions: RegionService?
     private let counter = FixCounter()
+    private let startedAt = Date()
+    /// The HTTP server's bearer token, read at start (`nil`: none configured).
+    private let httpToken: [UInt8]?
     /// The configuration in force, which SIGHUP replaces.
     let current: Mutex<DaemonConfiguration>
 
@@ -44,11 +47,12 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
                 logger: logger)
         }
+        httpToken = try configuration.http.loadToken()
         server = ControlServer(
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: Date(), regions: regions),
+                lastFix: lastFix, startedAt: startedAt, regions: regions),
             logger: logger)
     }
 
@@ -81,6 +85,12 @@ final class Daemon: Sendable {
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
+        if configuration.http.enabled {
+            services.append(
+                HTTPService.daemon(
+                    configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
+                    counter: counter, lastFix: lastFix, startedAt: startedAt, token: httpToken, logger: logger))
+        }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services
     }
