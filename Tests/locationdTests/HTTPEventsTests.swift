@@ -118,4 +118,52 @@ struct HTTPEventsTests {
         let (againStatus, _) = try await client.open("/api/v1/events")
         #expect(againStatus == 200)
     }
+
+    /// With region monitoring, a `region` event follows the `fix` event that made it.
+    @Test func aRegionEventFollowsItsFix() async throws {
+        let directory = try TemporaryDirectory()
+        let log = CapturedLog()
+        let logger = log.logger(level: .notice)
+        let regionsFile = directory.path + "/regions.geojson"
+        try RegionDaemonTests.collection(
+            #"{"type":"Feature","id":"home","properties":{"name":"Home","radius":100},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        ).write(toFile: regionsFile, atomically: true, encoding: .utf8)
+        try #"{"inside":[],"pendingSince":{},"settled":true}"#.write(
+            toFile: directory.path + "/regionMembership.json", atomically: true, encoding: .utf8)
+        var regionConfiguration = RegionConfiguration()
+        regionConfiguration.regionsPath = regionsFile
+        let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+        let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.gpsd))
+        let regions = try RegionService(
+            configuration: regionConfiguration, deviceLocation: deviceLocation, dataDirectory: directory.path,
+            logger: logger)
+        let membership = regions.monitor.attach(to: deviceLocation)
+        defer { membership.cancel() }
+        var configuration = DaemonConfiguration(dataDirectory: directory.path)
+        configuration.http.port = 0
+        let service = HTTPService.daemon(
+            configuration: configuration, deviceLocation: deviceLocation, status: status, counter: FixCounter(),
+            lastFix: try LastFixStore(directory: directory.path, logger: logger), startedAt: Date(), regions: regions,
+            token: nil, logger: logger)
+        let server = Task { try await service.run() }
+        defer { server.cancel() }
+        let line = try await log.lines.next(within: .seconds(20), "the URL logged") { $0.contains("serving") }
+        let port = try #require(Int(line.split(separator: ":").last?.prefix(while: \.isNumber) ?? ""))
+        let (opened, stream) = try await HTTPTestClient(port: port).open("/api/v1/events")
+        #expect(opened == 200)
+        _ = try #require(await readEvent(stream), "no first status event")
+
+        let time = Date(timeIntervalSince1970: 1_795_000_000)
+        deviceLocation ~> Location(time: time, mode: .threeD, lat: 52.6, lon: 13.4, source: .gpsd)
+        deviceLocation ~> Location(time: time + 1, mode: .threeD, lat: 52.5, lon: 13.4, source: .gpsd)
+        var events: [String] = []
+        while events.count < 3 {
+            let event = try #require(await readEvent(stream), "the stream ended after \(events)")
+            if event.event == "status" { continue }
+            events.append("\(event.event) \(event.data)")
+        }
+        #expect(events[0].hasPrefix(#"fix {"class":"TPV""#) && events[0].contains(#""lat":52.600000000"#))
+        #expect(events[1].hasPrefix(#"fix {"class":"TPV""#) && events[1].contains(#""lat":52.500000000"#))
+        #expect(events[2].hasPrefix(#"region {"class":"REGION","event":"enter","region":"home""#), "\(events)")
+    }
 }

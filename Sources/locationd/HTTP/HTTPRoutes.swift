@@ -76,7 +76,11 @@ struct HTTPRoutes: Sendable {
     private func eventStream(closing channel: any Channel) -> Response {
         let (responder, status, statusJSON) = (responder, status, statusJSON)
         let body = events.open(dropping: { channel.close(promise: nil) }) { send in
-            let stopFixes = responder.watch { line in send("fix", line) }
+            // The watch's lines are TPV objects, and REGION objects after the fix that made
+            // them when the daemon monitors regions: `fix` and `region` events.
+            let stopFixes = responder.watch { line in
+                send(line.hasPrefix(ControlAnswers.regionEventPrefix) ? "region" : "fix", line)
+            }
             let observation = status.observe(policy: .all, sendingCurrentValue: true) { change in
                 send("status", statusJSON(change.new))
             }

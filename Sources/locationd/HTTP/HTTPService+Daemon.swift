@@ -8,12 +8,12 @@ extension HTTPService {
     static func daemon(
         configuration: DaemonConfiguration, deviceLocation: MonitoredState<Location?>,
         status: MonitoredState<ProviderStatus>, counter: FixCounter, lastFix: LastFixStore, startedAt: Date,
-        token: [UInt8]?, logger: Logger
+        regions: RegionService?, token: [UInt8]?, logger: Logger
     ) -> HTTPService {
         let routes = HTTPRoutes(
             responder: .daemon(
                 deviceLocation: deviceLocation, status: status, counter: counter, lastFix: lastFix,
-                startedAt: startedAt),
+                startedAt: startedAt, regions: regions),
             status: status,
             statusJSON: { value in
                 ControlAnswers.status(
