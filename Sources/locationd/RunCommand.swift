@@ -13,7 +13,10 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record).
+            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, and the \
+            mqtt-... keys: mqtt, mqtt-user, mqtt-password-file, mqtt-ca-file, mqtt-client-id, \
+            mqtt-topic, mqtt-discovery, mqtt-min-interval, mqtt-min-distance, mqtt-keepalive, \
+            mqtt-outbox-max-messages, mqtt-outbox-max-age).
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \
             logged and the running configuration kept).
@@ -50,6 +53,12 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Record the fixes as NMEA, one file a day, in tracks/ of the data directory.")
     var record: Bool?
 
+    @Option(
+        help: ArgumentHelp(
+            "Publish the location over MQTT (OwnTracks format): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
+            valueName: "url"))
+    var mqtt: String?
+
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
     var config: String?
 
@@ -82,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         if !self.source.isEmpty { source.sourceWords = self.source }
         let flags: [(String, String?)] = [
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
-            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel),
+            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("mqtt", mqtt),
         ]
         source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
         source.record = record

@@ -6,7 +6,7 @@ extension ControlResponder {
     /// the last fix store (for `?LAST;` when nothing is current).
     static func daemon(
         deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
-        lastFix: LastFixStore, startedAt: Date
+        lastFix: LastFixStore, startedAt: Date, mqtt: MQTTPublisher? = nil
     ) -> ControlResponder {
         ControlResponder(
             last: {
@@ -15,7 +15,8 @@ extension ControlResponder {
             },
             status: {
                 ControlAnswers.status(
-                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
+                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
+                    mqtt: mqtt?.snapshot)
             },
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the

@@ -19,6 +19,7 @@ final class Daemon: Sendable {
     private let tiles: TileLogger
     private let lastFix: LastFixStore
     private let server: ControlServer
+    private let mqtt: MQTTPublisher?
     private let counter = FixCounter()
     /// The configuration in force, which SIGHUP replaces.
     let current: Mutex<DaemonConfiguration>
@@ -38,11 +39,16 @@ final class Daemon: Sendable {
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
         lastFix = try LastFixStore(directory: directory, logger: logger)
+        mqtt =
+            configuration.mqtt.isEnabled
+            ? try MQTTPublisher(
+                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger)
+            : nil
         server = ControlServer(
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: Date()),
+                lastFix: lastFix, startedAt: Date(), mqtt: mqtt),
             logger: logger)
     }
 
@@ -71,6 +77,9 @@ final class Daemon: Sendable {
                     }
                     return { observation.cancel() }
                 }, close: { try lastFix.flush() }))
+        if let mqtt {
+            services.append(MQTTService(publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status))
+        }
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))

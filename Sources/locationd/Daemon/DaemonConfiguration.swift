@@ -31,6 +31,7 @@ struct DaemonConfiguration: Equatable, Sendable {
     var freshnessTimeoutSeconds: Double = 5
     var logLevel: Logger.Level = .info
     var record = false
+    var mqtt = MQTTConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
     var resolvedSocketPath: String { socketPath ?? dataDirectory + "/control.sock" }
@@ -53,6 +54,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if freshnessTimeoutSeconds != other.freshnessTimeoutSeconds { keys.append("freshness-timeout") }
         if logLevel != other.logLevel { keys.append("log-level") }
         if record != other.record { keys.append("record") }
+        if mqtt != other.mqtt { keys.append("mqtt") }
         return keys
     }
 
@@ -92,7 +94,9 @@ struct DaemonConfiguration: Equatable, Sendable {
             else { throw .usage("\(origin): record must be true or false, not \(Self.shown(value))") }
             record = flag
         default:
-            throw .usage("\(origin): unknown setting \(Self.shown(key))")
+            guard try mqtt.apply(key: key, value: value, origin: origin) else {
+                throw .usage("\(origin): unknown setting \(Self.shown(key))")
+            }
         }
     }
 
