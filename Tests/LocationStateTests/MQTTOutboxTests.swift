@@ -122,11 +122,11 @@ import Testing
     @Test func policyBoundsAndKeepalive() throws {
         let configuration = try configured([
             ("mqtt-min-interval", "30s"), ("mqtt-min-distance", "100"), ("mqtt-outbox-max-messages", "500"),
-            ("mqtt-outbox-max-age", "2d"), ("mqtt-keepalive", "2"), ("mqtt-discovery", "on"),
+            ("mqtt-outbox-max-age", "2d"), ("mqtt-keepalive", "5"), ("mqtt-discovery", "on"),
         ])
         #expect(configuration.policy == MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100))
         #expect(configuration.outboxBounds == MQTTOutbox.Bounds(maximumMessages: 500, maximumAge: 172_800))
-        #expect(configuration.keepAliveSeconds == 2)
+        #expect(configuration.keepAliveSeconds == 5)
         #expect(configuration.discovery)
     }
 

@@ -40,7 +40,6 @@ extension MQTTPublisher {
         let config: [String: Any] = [
             "name": configuration.deviceName,
             "unique_id": objectID,
-            "object_id": objectID,
             "json_attributes_topic": topic,
             "json_attributes_template": template,
             "source_type": "gps",

@@ -7,12 +7,13 @@ import Logging
 /// most ``maximumInFlight`` unacknowledged at a time; a message leaves the outbox only
 /// on its PUBACK.
 ///
-/// libmosquitto makes and parses every packet and handles keepalive; its network
-/// loop (`mosquitto_loop_forever`) runs on a thread of this type's own rather than
-/// `mosquitto_loop_start`'s, because that thread ends for good on a TLS or name
-/// lookup error, whereas here it is started again after a backoff (1 s doubling to
-/// 30 s; libmosquitto's own reconnect delay uses the same). One log line per outage,
-/// not per retry, and one when the broker is back.
+/// libmosquitto makes and parses every packet and handles keepalive. Its network
+/// loop (`mosquitto_loop`) runs on a thread of this type's own rather than
+/// `mosquitto_loop_start`'s: that thread ends for good on a TLS or name lookup error
+/// and sleeps through its reconnect delay even when the daemon is stopping, whereas
+/// this one reconnects after any error, with a backoff (1 s doubling to 30 s, back
+/// to 1 s once connected) that `stop` interrupts. One log line per outage, not per
+/// retry, and one when the broker is back.
 ///
 /// After a reconnection the unacknowledged messages are sent again from the outbox,
 /// oldest first; libmosquitto also resends the ones it had in flight, so a subscriber
@@ -58,6 +59,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// The last status name published.
     var lastStatus: String?
     private let stopping = Locked(false)
+    /// Set by the connect callback (on the loop thread) when the broker accepted us.
+    private let wasConnected = Locked(false)
     private let wake = DispatchSemaphore(value: 0)
     private let loopEnded = DispatchSemaphore(value: 0)
     private let state = Locked(Snapshot(connected: false, queued: 0))
@@ -114,9 +117,9 @@ public final class MQTTPublisher: @unchecked Sendable {
                 _ = mosquitto_int_option(client, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
             }
         }
-        _ = mosquitto_reconnect_delay_set(client, 1, 30, true)
         mosquitto_connect_callback_set(client) { _, context, rc in
             let publisher = MQTTPublisher.from(context)
+            publisher.wasConnected.withLock { $0 = rc == 0 }
             publisher.queue.async { publisher.didConnect(rc) }
         }
         mosquitto_disconnect_callback_set(client) { _, context, rc in
@@ -136,7 +139,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         Unmanaged<MQTTPublisher>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    /// The loop thread: connects, runs libmosquitto's loop, and after a fatal error
+    /// The loop thread: connects, runs libmosquitto's loop, and after an error
     /// waits (1 s doubling to 30 s) and connects again, until `stop`.
     private func runLoop() {
         guard let client else { return }
@@ -150,9 +153,11 @@ public final class MQTTPublisher: @unchecked Sendable {
                     Int32(configuration.keepAliveSeconds))
                 : mosquitto_reconnect_async(client)
             first = false
-            let errorNumber = errno
-            if rc == MOSQ_ERR_SUCCESS.rawValue {
-                rc = mosquitto_loop_forever(client, 1000, 1)
+            var errorNumber = errno
+            while rc == MOSQ_ERR_SUCCESS.rawValue, !stopping.withLock({ $0 }) {
+                rc = mosquitto_loop(client, 1000, 1)
+                errorNumber = errno
+                if wasConnected.withLock({ $0 }) { delay = 1 }
             }
             if stopping.withLock({ $0 }) { break }
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errorNumber)) : Self.describe(rc)

@@ -4,12 +4,12 @@ import Testing
 /// A real Mosquitto broker on a free loopback port, in a temporary directory of its
 /// own, for one test; stopped (SIGTERM) when released.
 final class Mosquitto: @unchecked Sendable {
-    // @unchecked Sendable: `process` is replaced only by `start`/`stop`, which a test
+    // @unchecked Sendable: `pid` is replaced only by `start`/`stop`, which a test
     // calls from one task at a time; the other properties are `let`s.
     let port: Int
     let directory: String
     private let configFile: String
-    private var process: Process?
+    private var pid: pid_t?
 
     /// Writes the configuration (anonymous access unless `users` is given, then a
     /// password file made by `mosquitto_passwd -b`; TLS with `tls` as the listener's
@@ -23,7 +23,12 @@ final class Mosquitto: @unchecked Sendable {
         directory = NSTemporaryDirectory() + "locationd-mosquitto-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         configFile = directory + "/mosquitto.conf"
-        var lines = ["listener \(port) 127.0.0.1", "log_dest stderr", "log_type error"]
+        // `user`: started by root, Mosquitto would switch to the user `mosquitto`, which
+        // cannot read the test's key or write its persistence file.
+        var lines = [
+            "listener \(port) 127.0.0.1", "log_dest stderr", "log_type error",
+            "user \(ProcessInfo.processInfo.userName)",
+        ]
         lines += persistence ? ["persistence true", "persistence_location \(directory)/"] : ["persistence false"]
         if users.isEmpty {
             lines.append("allow_anonymous true")
@@ -42,33 +47,58 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     deinit {
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+        if let pid {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Starts the broker (again) on the same port; returns when the port accepts connections.
+    ///
+    /// Spawned with an empty signal mask: Foundation's `Process` starts children from
+    /// a Dispatch thread whose mask blocks SIGTERM, and Mosquitto does not unblock it.
     func start() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", configFile]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        self.process = process
-        let port = port
-        try await waitUntil(seconds: 20) { !process.isRunning || Self.accepts(port: port) }
-        try #require(process.isRunning, "mosquitto exited at start")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let words: [String] = ["/usr/sbin/mosquitto", "-c", configFile]
+        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { word in strdup(word) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var spawned: pid_t = 0
+        let result = posix_spawn(&spawned, words[0], nil, &attributes, arguments, environ)
+        #expect(result == 0, "cannot start mosquitto: \(String(cString: strerror(result)))")
+        guard result == 0 else { throw POSIXError(.ECHILD) }
+        pid = spawned
+        let (pid, port) = (spawned, port)
+        try await waitUntil(seconds: 20) { !Self.isRunning(pid) || Self.accepts(port: port) }
+        try #require(Self.isRunning(pid), "mosquitto exited at start")
     }
 
-    /// Stops the broker with SIGTERM and waits for it to exit.
+    /// Stops the broker with SIGTERM (it saves its sessions when persistent) and waits for it to exit.
     func stop() async {
-        guard let process else { return }
-        kill(process.processIdentifier, SIGTERM)
-        await offThePool { process.waitUntilExit() }
-        self.process = nil
+        guard let pid else { return }
+        kill(pid, SIGTERM)
+        await offThePool {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        self.pid = nil
+    }
+
+    /// Whether the child `pid` has not exited (and not been reaped).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
@@ -100,8 +130,14 @@ final class MosquittoSubscriber: @unchecked Sendable {
     /// mosquitto_sub options (`-c -i ID`, `--cafile`). Returns once the broker
     /// acknowledged the subscription.
     init(port: Int, topic: String, extra: [String] = []) async throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-v", "-q", "1", "-d"] + extra
+        // Line-buffered: mosquitto_sub's debug lines (the SUBACK) are otherwise held in
+        // its stdout buffer, as it writes to a pipe.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments =
+            [
+                "-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-t", topic, "-v", "-q", "1",
+                "-d",
+            ] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -111,7 +147,7 @@ final class MosquittoSubscriber: @unchecked Sendable {
         Thread.detachNewThread {
             while let line = readLineBlocking(reader) {
                 // -d's debug lines: "Client ID received SUBACK", "Client ID sending PUBACK"...
-                if line.hasPrefix("Client ") {
+                if line.hasPrefix("Client ") || line.hasPrefix("Subscribed (mid") {
                     if line.contains("received SUBACK") { subscribed.post(true) }
                     continue
                 }
@@ -124,7 +160,7 @@ final class MosquittoSubscriber: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
