@@ -10,6 +10,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "latency": latency,
     "replay": replayBenchmark,
     "pipeline": pipeline,
+    "mqtt": mqttBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -62,7 +62,9 @@ public final class MQTTOutbox {
     ///
     /// - Throws: ``LocationError`` when the file can neither be opened nor moved aside
     ///   and created again.
-    public init(directory: URL, bounds: Bounds = Bounds(), logger: Logger, now: Date = Date()) throws(LocationError) {
+    public init(
+        directory: URL, bounds: Bounds = Bounds(), logger: Logger = Logger(label: "locationd.mqtt"), now: Date = Date()
+    ) throws(LocationError) {
         url = directory.appendingPathComponent(Self.fileName)
         self.bounds = bounds
         self.logger = logger

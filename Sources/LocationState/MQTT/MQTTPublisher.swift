@@ -51,6 +51,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var lastHandedOver: Int64?
     private var acknowledged: [Int64] = []
     private var removalScheduled = false
+    private var appendFailing = false
     private var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
     private var drainOver = false
@@ -234,8 +235,16 @@ public final class MQTTPublisher: @unchecked Sendable {
         do {
             try outbox.append(topic: topic, payload: payload, retain: retain, at: now)
         } catch {
-            logger.error("MQTT outbox: \(error.message); the message is not kept")
+            // One line while appending fails (a full disk), not one a fix.
+            if !appendFailing {
+                appendFailing = true
+                logger.error("MQTT outbox: \(error.message); new messages are not kept until it can be written")
+            }
             return
+        }
+        if appendFailing {
+            appendFailing = false
+            logger.notice("MQTT outbox writable again")
         }
         updateSnapshot()
         pump()
