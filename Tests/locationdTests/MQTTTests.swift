@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Testing
 
 @testable import locationd
@@ -252,5 +253,22 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test func theDaemonConfigurationDelegatesTheMQTTKeys() throws {
+        var configuration = DaemonConfiguration(dataDirectory: "/tmp/x")
+        try configuration.apply(
+            file: "mqtt = mqtts://alice@broker:8884\nmqtt-min-interval = 30s\nmqtt-discovery = on\n", path: "l.conf")
+        #expect(configuration.mqtt.host == "broker")
+        #expect(configuration.mqtt.port == 8884)
+        #expect(configuration.mqtt.tls)
+        #expect(configuration.mqtt.policy.minimumInterval == 30)
+        #expect(configuration.mqtt.discovery)
+        #expect(configuration.keysDiffering(from: DaemonConfiguration(dataDirectory: "/tmp/x")) == ["mqtt"])
+        #expect {
+            try configuration.apply(file: "mqtt-topic = a/+/b\n", path: "l.conf")
+        } throws: { error in
+            (error as? LocationError)?.message.hasPrefix("l.conf:1: the MQTT topic 'a/+/b' has a wildcard") == true
+        }
     }
 }
