@@ -26,6 +26,11 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]
         ),
         .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
@@ -34,6 +39,7 @@ let package = Package(
             name: "LocationState",
             dependencies: [
                 "CGPS",
+                "CLibXML2",
                 "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -54,6 +54,13 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
         .init(.cannotWrite, "\(path): cannot write: \(reason); check its permissions and free space.")
     }
 
+    /// A file in the data directory is a symbolic link, which locationd never follows.
+    public static func symbolicLink(path: String) -> LocationError {
+        .init(
+            .cannotWrite,
+            "\(path): is a symbolic link; locationd never follows links in its data directory: remove the link.")
+    }
+
     /// A service locationd depends on (the daemon, the store) is not available.
     public static func unavailable(_ message: String) -> LocationError { .init(.unavailable, message) }
 

@@ -4,8 +4,9 @@ import LocationState
 
 /// `locationd last`: where am I, and how fresh is that?
 ///
-/// Asks the running daemon over its control socket; when none answers, reads the
-/// fix the daemon persisted and says that it comes from disk.
+/// Asks the running daemon over its control socket; when none answers, or the daemon
+/// has no free client slot (its "too many clients" error), reads the fix the daemon
+/// persisted and says on stderr that it comes from disk.
 struct LastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "last",
@@ -24,7 +25,9 @@ struct LastCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(help: ArgumentHelp("The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
     var socket: String?
 
     @Flag(help: "Print the TPV object, with `age` (seconds) and `state`, as one JSON line.")
@@ -33,7 +36,8 @@ struct LastCommand: ParsableCommand {
     @Flag(help: "Print a GeoJSON Feature.")
     var geojson = false
 
-    @Option(help: ArgumentHelp("Treat a fix older than this many seconds as stale (exit status 3).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Treat a fix older than this many seconds as stale (exit status 3).", valueName: "seconds"))
     var maxAge: Double?
 
     func validate() throws {
@@ -48,12 +52,16 @@ struct LastCommand: ParsableCommand {
         let socketPath = socket ?? directory + "/control.sock"
         let answer: LastFixAnswer
         do {
-            if let line = try ControlClient.ask("?LAST;", socketPath: socketPath) {
+            let line = try ControlClient.ask("?LAST;", socketPath: socketPath)
+            if let line, line != ControlReply.tooManyClients {
                 answer = try LastFixAnswer(daemonLine: line)
             } else {
                 answer = try LastFixAnswer(storeDirectory: directory)
+                let why =
+                    line == nil
+                    ? "no daemon answers on \(socketPath)" : "the daemon on \(socketPath) has too many clients"
                 StandardError.write(
-                    "locationd: no daemon answers on \(socketPath); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
+                    "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
                 )
             }
         } catch {

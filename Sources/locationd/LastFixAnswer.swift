@@ -32,21 +32,40 @@ struct LastFixAnswer {
     }
 
     /// Reads the fix the daemon persisted in `directory`, when there is one.
+    ///
+    /// The file is checked as the daemon checks it at start (never through a
+    /// symbolic link, at most ``LastFixStore/maxFileBytes``, a valid timed fix, see
+    /// ``LastFixStore/storedFixProblem(_:)``); one that fails is reported as an
+    /// unusable store (exit 69), never shown. Only `null` means nothing is stored.
     init(storeDirectory directory: String, now: Date = Date()) throws(LocationError) {
         let path = directory + "/" + LastFixAnswer.storeFileName
-        guard FileManager.default.fileExists(atPath: path) else {
+        let loaded: Data?
+        do {
+            loaded = try FileSystem.live.load(path)
+        } catch {
+            throw .unavailable(
+                "\((error as? LocationError)?.message ?? "\(path): \(error)") The stored fix cannot be used.")
+        }
+        guard let data = loaded else {
             fix = nil
             state = .none
             return
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unavailable("\(path): cannot read the stored fix; check its permissions")
+        guard data.count <= LastFixStore.maxFileBytes else {
+            throw .unavailable(
+                "\(path): the stored fix is larger than \(LastFixStore.maxFileBytes) bytes; the daemon moves such a file aside at start"
+            )
         }
         let stored: Location?
         do {
             stored = try JSONDecoder().decode(Location?.self, from: data)
         } catch {
-            throw .unavailable("\(path): the stored fix is not readable JSON; the daemon moves such a file aside at start")
+            throw .unavailable(
+                "\(path): the stored fix is not readable JSON; the daemon moves such a file aside at start")
+        }
+        if let problem = LastFixStore.storedFixProblem(stored) {
+            throw .unavailable(
+                "\(path): the stored fix is not valid (\(problem)); the daemon moves such a file aside at start")
         }
         guard var stored else {
             fix = nil

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `locationd replay FILE`: runs a recorded track through the fix pipeline and prints the fixes.
 struct ReplayCommand: AsyncParsableCommand {
@@ -10,7 +15,10 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             Fixes go through the same state container as the daemon's and are printed on stdout; \
             a summary (sentences, fixes, bad checksums, unknown sentences, lines dropped) goes to stderr. \
-            Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read.
+            Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read; \
+            130 (SIGINT) or 143 (SIGTERM) when interrupted, after printing and storing every fix replayed \
+            so far and closing the GeoJSON or GPX document. A paced replay (not --speed max) and output \
+            to a terminal are written fix by fix.
             """
     )
 
@@ -20,7 +28,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "The file's format: nmea, json (gpspipe -w) or gpx (default: detected from its content).")
     var input: ReplayInputFormat?
 
-    @Option(help: "Playback speed: 1 plays in real time, 10 ten times faster, max as fast as possible.")
+    @Option(
+        help: """
+            Playback speed: 1 plays in real time, 10 ten times faster, max as fast as possible \
+            (a number from \(ReplaySpeed.range.lowerBound) to \(Int(ReplaySpeed.range.upperBound)), or max).
+            """)
     var speed: ReplaySpeed = .factor(1)
 
     @Flag(help: "Start over at the end of the file, until interrupted.")
@@ -39,8 +51,19 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Tile zoom levels to log with --data-dir (default 14,17).", valueName: "list"))
     var zooms: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also print the enter and leave events of the regions in this GeoJSON file, after the fix that made each.",
+            valueName: "file"))
+    var regions: String?
+
+    @Option(
+        name: .customLong("region-dwell"),
+        help: ArgumentHelp("Seconds inside a region before an enter counts (default 0).", valueName: "seconds"))
+    var regionDwell: Double?
+
     func run() async throws {
-        let output = ReplayOutput(format: format)
+        let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
         let options = ReplayProvider.Options(
             format: input?.format, speed: speed.factor, loop: loop, stamping: .init(source: .replay))
@@ -48,7 +71,16 @@ struct ReplayCommand: AsyncParsableCommand {
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
         let listeners: ReplayListeners?
+        let monitor: RegionMonitor?
         do {
+            monitor = try regions.map { path throws(LocationError) in
+                var configuration = RegionConfiguration()
+                if let regionDwell {
+                    _ = try configuration.apply(key: "region-dwell", value: "\(regionDwell)", origin: "--region-dwell")
+                }
+                return RegionMonitor(
+                    regions: try RegionSet.load(geoJSONFile: path), options: configuration.options, store: nil)
+            }
             listeners = try dataDirectory.map { directory throws(LocationError) in
                 let zooms = try zooms.map { text throws(LocationError) in
                     try DaemonConfiguration.parseZooms(text, origin: "--zooms")
@@ -61,23 +93,46 @@ struct ReplayCommand: AsyncParsableCommand {
         // Unpaced, fixes reach the state in batches (a paced fix must show at once).
         let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1) { change in
             listeners?.record(change)
-            if let fix = change { output.print(fix) }
+            if let fix = change { output.print(fix) } else { output.interrupt() }
+            if let monitor {
+                for event in monitor.update(with: change) { output.print(event) }
+            }
         }
-        let statistics: NMEAStatistics
-        do {
-            statistics = try await provider.replay { pipeline.send($0) }
-        } catch let error as LocationError {
-            progress?.clear()
-            throw error.exit()
+        // SIGINT, SIGTERM or SIGHUP stops the replay; what was replayed is still printed and stored.
+        let signals = ProcessSignals()
+        let replay = Task { try await provider.replay { pipeline.send($0) } }
+        let interruption = Mutex<Int32?>(nil)
+        Task.detached {
+            for await number in signals.received {
+                interruption.withLock { $0 = number }
+                replay.cancel()
+                return
+            }
         }
+        let result = await replay.result
         pipeline.drain()
         await listeners?.finish()
         progress?.clear()
+        let interrupted = interruption.withLock { $0 }
+        if interrupted == nil, case .failure(let error as LocationError) = result { throw error.exit() }
         output.finish()
-        StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")
+        if let interrupted {
+            StandardError.write("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))\n")
+            throw ExitCode(128 + interrupted)
+        }
+        switch result {
+        case .success(let statistics):
+            StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")
+        case .failure(let error):
+            throw LocationError.internalError("replay stopped: \(error)").exit()
+        }
     }
 
     /// `1200 sentences read, 300 fixes, 0 bad checksums, 4 unknown sentences, 0 lines dropped`.
+    ///
+    /// For GPX, a track point counts as a sentence; skipped waypoints and route points
+    /// are added when there are any, and the reason when the document ended at an error:
+    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML: ... (line 9)`.
     static func summary(_ statistics: NMEAStatistics) -> String {
         var parts = [
             "\(statistics.sentences) sentences read", "\(statistics.fixes) fixes",
@@ -85,7 +140,11 @@ struct ReplayCommand: AsyncParsableCommand {
         ]
         if statistics.malformedSentences > 0 { parts.append("\(statistics.malformedSentences) malformed") }
         parts.append("\(statistics.droppedLines) lines dropped")
-        return parts.joined(separator: ", ")
+        if statistics.skippedWaypoints > 0 { parts.append("\(statistics.skippedWaypoints) waypoints skipped") }
+        if statistics.skippedRoutePoints > 0 { parts.append("\(statistics.skippedRoutePoints) route points skipped") }
+        let summary = parts.joined(separator: ", ")
+        guard let reason = statistics.stopReason else { return summary }
+        return "\(summary); stopped early: \(reason)"
     }
 }
 
@@ -104,15 +163,22 @@ enum ReplayInputFormat: String, CaseIterable, ExpressibleByArgument {
 
 extension ReplayOutputFormat: ExpressibleByArgument {}
 
-/// `--speed`: a positive multiple of real time, or `max`.
+/// `--speed`: a multiple of real time in ``range``, or `max`.
+///
+/// Bounded so that every pause it makes is a `Duration` (1e-19 made one too long to
+/// represent, and the process trapped): at a thousandth of real time a day of
+/// recording lasts three years; a million times faster is as good as `max`.
 enum ReplaySpeed: ExpressibleByArgument, Equatable {
     case factor(Double)
     case max
 
+    /// The speeds accepted as numbers.
+    static let range = 0.001...1_000_000.0
+
     init?(argument: String) {
         if argument == "max" {
             self = .max
-        } else if let value = Double(argument), value > 0, value.isFinite {
+        } else if let value = Double(argument), ReplaySpeed.range.contains(value) {
             self = .factor(value)
         } else {
             return nil

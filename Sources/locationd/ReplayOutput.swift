@@ -18,36 +18,46 @@ enum ReplayOutputFormat: String, CaseIterable {
     case json
     /// A GeoJSON FeatureCollection of Point features.
     case geojson
-    /// A GPX 1.1 document with one track segment.
+    /// A GPX 1.1 document with one track, a new segment after each interruption (no-fix report).
     case gpx
 }
 
-/// Prints fixes to stdout in one format, through a 64 KiB buffer written with `write(2)`.
+/// Prints fixes to stdout in one format, through a 64 KiB buffer written with `write(2)`,
+/// or fix by fix when `flushingEachFix` (a paced replay, or stdout on a terminal: each
+/// fix shows when it is due, and an interrupt loses nothing).
 ///
 /// Thread-safe: the buffer lives behind a `Mutex`, so fixes may arrive from any
-/// executor; each fix is written whole. Call ``finish()`` once at the end: it writes
-/// the document's closing part (GeoJSON, GPX) and flushes.
+/// executor; each fix is written whole. Call ``finish()`` once at the end, also when
+/// interrupted: it writes the document's closing part (GeoJSON, GPX) and flushes;
+/// fixes printed after it are dropped, so the document stays whole.
 final class ReplayOutput: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var count = 0
         var started = false
+        var finished = false
+        /// A no-fix report came after the last fix printed: GPX starts a new segment.
+        var interrupted = false
     }
 
     /// Bytes buffered before a write to stdout.
     static let bufferSize = 1 << 16
 
     let format: ReplayOutputFormat
+    /// Whether each fix is written as soon as it is printed.
+    let flushingEachFix: Bool
     private let state = Mutex(State())
 
-    init(format: ReplayOutputFormat) {
+    init(format: ReplayOutputFormat, flushingEachFix: Bool = false) {
         self.format = format
+        self.flushingEachFix = flushingEachFix
         state.withLock { $0.buffer.reserveCapacity(ReplayOutput.bufferSize + 1024) }
     }
 
     /// Prints one fix.
     func print(_ location: Location) {
         state.withLock { state in
+            guard !state.finished else { return }
             if !state.started {
                 state.started = true
                 header(&state.buffer)
@@ -61,19 +71,48 @@ final class ReplayOutput: Sendable {
                 if state.count > 0 { state.buffer.append(UInt8(ascii: ",")) }
                 state.buffer.append(10)
                 location.appendGeoJSONFeature(to: &state.buffer)
-            case .gpx: location.appendGPXTrackPoint(to: &state.buffer)
+            case .gpx:
+                if state.interrupted, state.count > 0 {
+                    state.buffer.append(contentsOf: Location.gpxSegmentBreak.utf8)
+                }
+                location.appendGPXTrackPoint(to: &state.buffer)
             }
+            state.interrupted = false
             state.count += 1
-            if state.buffer.count >= ReplayOutput.bufferSize {
+            if flushingEachFix || state.buffer.count >= ReplayOutput.bufferSize {
                 ReplayOutput.write(state.buffer)
                 state.buffer.removeAll(keepingCapacity: true)
             }
         }
     }
 
+    /// Prints a region event after the fix that made it: a REGION object in `json`,
+    /// a line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
+    func print(_ event: RegionEvent) {
+        state.withLock { state in
+            switch format {
+            case .json: event.appendJSON(to: &state.buffer)
+            case .text: state.buffer.append(contentsOf: event.text.utf8)
+            case .geojson, .gpx: return
+            }
+            state.buffer.append(10)
+            if flushingEachFix {
+                ReplayOutput.write(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Notes a no-fix report (the state went to nil): in GPX, the next fix starts a new track segment.
+    func interrupt() {
+        state.withLock { $0.interrupted = true }
+    }
+
     /// Closes the document and flushes what is buffered.
     func finish() {
         state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
             if !state.started {
                 state.started = true
                 header(&state.buffer)

@@ -13,13 +13,16 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, and the \
-            mqtt-... keys: mqtt, mqtt-user, mqtt-password-file, mqtt-ca-file, mqtt-client-id, \
-            mqtt-topic, mqtt-discovery, mqtt-min-interval, mqtt-min-distance, mqtt-keepalive, \
-            mqtt-outbox-max-messages, mqtt-outbox-max-age).
+            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions, mqtt), \
+            the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
+            region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
+            mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
+            mqtt-min-interval, mqtt-min-distance, mqtt-keepalive, mqtt-outbox-max-messages, \
+            mqtt-outbox-max-age.
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \
-            logged and the running configuration kept).
+            logged and the running configuration kept) and the region file (a bad one is logged \
+            and the regions loaded before kept).
             """)
 
     @Option(
@@ -55,6 +58,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "A GeoJSON file of regions to report entering and leaving (Point with a radius, Polygon, MultiPolygon).",
+            valueName: "file"))
+    var regions: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Publish the location over MQTT (OwnTracks format): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
             valueName: "url"))
     var mqtt: String?
@@ -64,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // First of all, so that a SIGTERM while starting is acted on once running, not fatal half-way.
-        let signals = DaemonSignals()
+        let signals = ProcessSignals()
         let source = configurationSource
         let configuration: DaemonConfiguration
         do {
@@ -91,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         if !self.source.isEmpty { source.sourceWords = self.source }
         let flags: [(String, String?)] = [
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
-            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("mqtt", mqtt),
+            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions), ("mqtt", mqtt),
         ]
         source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
         source.record = record

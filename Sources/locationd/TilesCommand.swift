@@ -38,18 +38,18 @@ struct TilesCommand: ParsableCommand {
     }
 
     func run() throws {
+        let output = BufferedOutput()
         do {
-            print(try output(), terminator: "")
+            let database = try TileDatabase.openReadOnly(
+                at: dataDirectory.url.appendingPathComponent(TileDatabase.fileName))
+            if stats {
+                output.write(try TileStatistics.text(of: database, zoom: zoom))
+            } else {
+                try (format ?? .txt).write(database, zoom: zoom, to: output)
+            }
+            output.flush()
         } catch {
             throw error.exit()
         }
-    }
-
-    /// The whole output, from the database opened read-only.
-    private func output() throws(LocationError) -> String {
-        let database = try TileDatabase.openReadOnly(
-            at: dataDirectory.url.appendingPathComponent(TileDatabase.fileName))
-        if stats { return try TileStatistics.text(of: database, zoom: zoom) }
-        return (format ?? .txt).render(try database.tiles(zoom: zoom))
     }
 }

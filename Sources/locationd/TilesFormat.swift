@@ -11,22 +11,31 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
     /// A GeoJSON FeatureCollection with one polygon per tile and its record as properties.
     case geojson
 
-    /// The whole output for the records, ending in a newline (empty for no records in txt).
-    func render(_ records: [TileRecord]) -> String {
+    /// Writes the tiles of `database` (at `zoom`, or every zoom) to `output` as they
+    /// come from its cursor: memory stays flat whatever the size of the log. The
+    /// output ends in a newline (empty for no records in txt).
+    func write(_ database: TileDatabase, zoom: Int?, to output: BufferedOutput) throws(LocationError) {
+        var count = 0
         switch self {
-        case .txt:
-            return records.map { "\($0.tile)\n" }.joined()
-        case .csv:
-            return "zoom,x,y,first_seen,last_seen,visits\n"
-                + records.map { record in
-                    let tile = record.tile
-                    return "\(tile.zoom),\(tile.x),\(tile.y),\(timestamp(record.firstSeen)),"
-                        + "\(timestamp(record.lastSeen)),\(record.visits)\n"
-                }.joined()
-        case .geojson:
-            let features = records.map(feature).joined(separator: ",\n")
-            return "{\"type\":\"FeatureCollection\",\"features\":[\n\(features)\n]}\n"
+        case .txt: break
+        case .csv: output.write("zoom,x,y,first_seen,last_seen,visits\n")
+        case .geojson: output.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         }
+        try database.forEachTile(zoom: zoom) { record in
+            let tile = record.tile
+            switch self {
+            case .txt:
+                output.write("\(tile)\n")
+            case .csv:
+                output.write(
+                    "\(tile.zoom),\(tile.x),\(tile.y),\(timestamp(record.firstSeen)),"
+                        + "\(timestamp(record.lastSeen)),\(record.visits)\n")
+            case .geojson:
+                output.write((count > 0 ? ",\n" : "") + feature(record))
+            }
+            count += 1
+        }
+        if self == .geojson { output.write("\n]}\n") }
     }
 
     /// One tile as a GeoJSON Feature: its square as a polygon, counter-clockwise as RFC 7946 asks.

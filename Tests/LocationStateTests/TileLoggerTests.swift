@@ -58,6 +58,23 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.unjoined == 2)
 }
 
+/// `nil` between two fixes (a fix loss, a new GPX track segment) is an interruption: the
+/// fixes on either side are not joined, however close in time and space.
+@Test func fixesAcrossANoFixAreNotJoined() async throws {
+    let sink = MemoryTileSink()
+    let logger = makeLogger(sink)
+    logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
+    logger.record(nil)
+    logger.record(TileFixtures.fix(gate.latitude, twoKilometresEast, at: 25))
+    logger.record(TileFixtures.fix(gate.latitude, twoKilometresEast + 0.0001, at: 26))
+    try await logger.flush()
+
+    #expect(
+        Set(sink.stored.keys) == [Tile(zoom: 17, x: 70406, y: 42987)!, Tile(zoom: 17, x: 70417, y: 42987)!])
+    #expect(logger.counters.unjoined == 2)
+    #expect(logger.counters.fixes == 3)
+}
+
 @Test func fixesWithoutTimeAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)

@@ -114,7 +114,7 @@ struct DaemonTests {
         (["run", "--freshness-timeout", "0.0005"], Int32(64), "freshness-timeout must be a number of seconds"),
         (["run", "--freshness-timeout", "1e16"], Int32(64), "freshness-timeout must be a number of seconds"),
         (["run", "--config", "/nonexistent/locationd.conf"], Int32(66), "no such file"),
-        (["run", "--data-dir", "/proc/locationd"], Int32(73), "cannot create the data directory"),
+        (["run", "--data-dir", "/proc/locationd"], Int32(73), "/proc/locationd: cannot write: cannot create the directory"),
         (["last", "--json", "--geojson"], Int32(64), "exclude each other"),
     ])
     func badCommandLinesGetOneLineAndASysexitsCode(arguments: [String], status: Int32, message: String) async throws {

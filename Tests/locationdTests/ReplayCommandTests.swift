@@ -60,6 +60,29 @@ struct ReplayCommandTests {
         }
     }
 
+    /// A GPX's waypoints and route points are skipped and counted; a document cut short
+    /// ends with the reason, and the file still counts as read (exit 0).
+    @Test func gpxSummaryCountsSkippedPointsAndSaysWhereItStopped() async throws {
+        let text = """
+            <?xml version="1.0"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="1" lon="2"/>
+            <rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>
+            <trk><trkseg><trkpt lat="1" lon="2"><ele>3</ele></trkpt>
+            <trkpt lat="1" lon="2"><ele>4</e
+            """
+        let path = try temporaryFile(Array(text.utf8), suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(
+            run.stderr.contains(
+                "2 sentences read, 1 fixes, 0 bad checksums, 0 unknown sentences, 1 malformed, 0 lines dropped, "
+                    + "1 waypoints skipped, 2 route points skipped; stopped early: not well-formed XML: "),
+            "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func gpxOutputReplaysToTheSameFixes() async throws {
         let gpx = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
@@ -102,7 +125,11 @@ struct ReplayCommandTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test(arguments: [["--speed", "0"], ["--speed", "fast"], ["--format", "kml"], ["--input", "csv"], ["--bogus"]])
+    @Test(arguments: [
+        ["--speed", "0"], ["--speed", "fast"], ["--speed", "1e-19"], ["--speed", "1e-300"], ["--speed", "0.0009"],
+        ["--speed", "1e7"], ["--speed", "inf"], ["--speed", "nan"], ["--speed", "-1"], ["--format", "kml"],
+        ["--input", "csv"], ["--bogus"],
+    ])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea")] + flags)
         #expect(run.status == 64)

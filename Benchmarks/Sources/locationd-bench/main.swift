@@ -10,6 +10,8 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "latency": latency,
     "replay": replayBenchmark,
     "pipeline": pipeline,
+    "regions": regionsBenchmark,
+    "tiles-memory": tilesMemory,
     "mqtt": mqttBenchmark,
 ]
 

@@ -12,12 +12,32 @@ import Logging
 /// the rest at debug level). `nil` (no current fix) and fixes without a position
 /// leave the last fix as it is.
 ///
-/// - Important: call ``flush()`` on shutdown; a write that fails is logged and
-///   retried by the next write, and ``flush()`` throws it. A corrupt stored file is
-///   moved aside by ``PersistentState`` and the store starts empty.
+/// The stored fix is checked like a live one (``storedFixProblem(_:)``): a file larger
+/// than ``maxFileBytes``, one that is not JSON, `{}` or any object that is not a
+/// timed 2D/3D fix with a latitude and longitude in range, is corrupt: moved aside
+/// by ``PersistentState`` (`lastFix.corrupt-TIMESTAMP`), logged, and the store starts
+/// empty. A stored fix dated more than ``Configuration/futureTolerance`` ahead of
+/// the clock (written while the clock was wrong) is still shown as restored, but
+/// does not hold back new fixes: the first live fix replaces it, as gpsd and
+/// CoreLocation clients expect a fresh fix to win over a remembered one.
+///
+/// - Important: call ``flush()`` on shutdown; a write that fails is logged once per
+///   outage and retried at most once a second by the next fix, and ``flush()``
+///   throws it.
 public final class LastFixStore: Sendable {
     /// The key of the stored fix, hence the file `lastFix.json`.
     public static let key = "lastFix"
+
+    /// The largest `lastFix.json` taken: a fix is a few hundred bytes.
+    public static let maxFileBytes = 64 * 1024
+
+    /// Why a stored value cannot be restored as the last fix, or `nil` when it can:
+    /// `nil` (nothing stored) or a timed fix that passes ``Location/validationProblem``.
+    public static func storedFixProblem(_ stored: Location?) -> String? {
+        guard let stored else { return nil }
+        if let problem = stored.validationProblem { return problem }
+        return stored.time == nil ? "it has no time" : nil
+    }
 
     /// How often to write and what to believe.
     public struct Configuration: Sendable {
@@ -81,7 +101,8 @@ public final class LastFixStore: Sendable {
         do {
             persisted = try PersistentState(
                 key: Self.key, defaultValue: nil, directory: directory, fileSystem: fileSystem,
-                writeInterval: configuration.writeInterval, logger: logger)
+                writeInterval: configuration.writeInterval, maxBytes: Self.maxFileBytes,
+                validate: Self.storedFixProblem, logger: logger)
         } catch let error as LocationError {
             throw error
         } catch {
@@ -92,9 +113,17 @@ public final class LastFixStore: Sendable {
         self.log = logger
         self.now = now
         let stored = persisted.value
-        state = Locked(State(restored: stored != nil, newest: stored?.time))
-        if let stored {
-            log.info("restored the last fix of \(stored.time.map { "\($0)" } ?? "an unknown time")")
+        let time = stored?.time
+        let tolerance = configuration.futureTolerance.seconds
+        let fromTheFuture = time.map { $0.timeIntervalSince(now()) > tolerance } ?? false
+        state = Locked(State(restored: stored != nil, newest: fromTheFuture ? nil : time))
+        if let time {
+            if fromTheFuture {
+                log.notice(
+                    "restored the last fix of \(time), ahead of the system clock; the next fix replaces it")
+            } else {
+                log.info("restored the last fix of \(time)")
+            }
         }
     }
 

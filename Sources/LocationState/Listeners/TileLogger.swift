@@ -8,7 +8,9 @@ import Logging
 /// consecutive fixes are joined by a straight line in Web Mercator tile space, and
 /// every tile on that line is recorded too, so a fast move skips none; they are not
 /// joined when the time between them exceeds ``Configuration/maxGap``, when the
-/// implied speed exceeds ``Configuration/maxSpeed``, or when either has no time.
+/// implied speed exceeds ``Configuration/maxSpeed``, when either has no time, or when
+/// `nil` (no current fix: the receiver lost its fix, a GPX track segment ended) came
+/// between them.
 /// Fixes without a position, and fixes whose `eph` exceeds ``Configuration/maxEph``,
 /// are skipped. A tile's first and last sighting on a joined line are interpolated
 /// along it.
@@ -24,7 +26,10 @@ import Logging
 ///   not writable), the logger logs it once, keeps the batch in memory and retries it
 ///   at the next interval or ``flush()``; it logs again when writing works again. Past
 ///   ``Configuration/maxPendingTiles`` pending tiles it drops them and logs that.
-///   ``record(_:)`` never blocks on the sink and never fails.
+///   ``record(_:)`` never fails, and blocks on the sink only while a write is under
+///   way and ``Configuration/maxBufferedTiles`` are already pending: a replay at full
+///   speed then waits for SQLite, so memory stays bounded whatever the history
+///   (1.85 M distinct tiles took 170-318 MB); a receiver at 1-10 Hz never gets there.
 public final class TileLogger: Sendable {
     /// What to log and how often to write it.
     public struct Configuration: Sendable {
@@ -43,6 +48,8 @@ public final class TileLogger: Sendable {
         public var flushInterval: Duration
         /// Pending tiles kept while the sink fails; past this they are dropped.
         public var maxPendingTiles: Int
+        /// Pending tiles past which ``TileLogger/record(_:)`` waits for the write under way.
+        public var maxBufferedTiles: Int
 
         public init(
             zooms: [Int] = [14, 17],
@@ -51,7 +58,8 @@ public final class TileLogger: Sendable {
             maxEph: Double? = 50,
             batchSize: Int = 500,
             flushInterval: Duration = .seconds(10),
-            maxPendingTiles: Int = 100_000
+            maxPendingTiles: Int = 100_000,
+            maxBufferedTiles: Int = 20_000
         ) {
             self.zooms = zooms
             self.maxGap = maxGap
@@ -60,6 +68,7 @@ public final class TileLogger: Sendable {
             self.batchSize = batchSize
             self.flushInterval = flushInterval
             self.maxPendingTiles = maxPendingTiles
+            self.maxBufferedTiles = maxBufferedTiles
         }
     }
 
@@ -93,6 +102,8 @@ public final class TileLogger: Sendable {
 
     private struct State {
         var previous: Previous?
+        /// `nil` was recorded after `previous`: the next fix is not joined to it.
+        var interrupted = false
         /// The previous fix's point at each zoom, in the order of the configured zooms;
         /// meaningful once `previous` is set.
         var points: [TilePoint]
@@ -101,6 +112,10 @@ public final class TileLogger: Sendable {
         var stays: [TileRecord?]
         var pending: [Tile: TileRecord] = [:]
         var writeScheduled = false
+        /// Whether the writer is handing a batch to the sink.
+        var writing = false
+        /// Callers of `record` waiting for the write under way to end.
+        var waiting = 0
         var failing = false
         var closed = false
         var counters = Counters()
@@ -148,6 +163,8 @@ public final class TileLogger: Sendable {
     private let now: @Sendable () -> Date
     private let state: Locked<State>
     private let writer = DispatchQueue(label: "locationd.tiles.writer")
+    /// Wakes callers of ``record(_:)`` that wait for the writer (``Configuration/maxBufferedTiles``).
+    private let writeEnded = DispatchSemaphore(value: 0)
     /// ``Configuration/maxGap`` in seconds.
     private let maxGapSeconds: Double
 
@@ -179,9 +196,17 @@ public final class TileLogger: Sendable {
     public var counters: Counters { state.withLock { $0.counters } }
 
     /// Records a fix: cheap, never blocks on the sink. `nil` (no current fix) and fixes
-    /// without a position or with too large an `eph` are skipped.
+    /// without a position or with too large an `eph` are skipped; after `nil`, the next
+    /// fix is not joined to the one before.
     public func record(_ location: Location?) {
-        guard let location, location.hasPosition, let latitude = location.lat, let longitude = location.lon,
+        guard let location else {
+            state.withLock { state in
+                state.counters.skipped += 1
+                state.interrupted = true
+            }
+            return
+        }
+        guard location.hasPosition, let latitude = location.lat, let longitude = location.lon,
             latitude.isFinite, longitude.isFinite
         else {
             state.withLock { $0.counters.skipped += 1 }
@@ -193,7 +218,7 @@ public final class TileLogger: Sendable {
         }
         let time = location.time ?? now()
         let timed = location.time != nil
-        let startWrite = state.withLock { state in
+        let startWrite = state.withLock { state -> (write: Bool, wait: Bool) in
             let previous = state.previous
             let current: Previous
             if let previous, previous.latitude == latitude, previous.longitude == longitude {
@@ -207,7 +232,8 @@ public final class TileLogger: Sendable {
                     latitude: latitude, longitude: longitude, time: time, timed: timed,
                     cosLatitude: cos(latitude * (Double.pi / 180)), x: x, y: y)
             }
-            let joined = previous.map { joins($0, current) } ?? false
+            let joined = !state.interrupted && previous.map { joins($0, current) } ?? false
+            state.interrupted = false
             state.counters.fixes += 1
             if !joined { state.counters.unjoined += 1 }
             for (index, zoom) in configuration.zooms.enumerated() {
@@ -237,13 +263,16 @@ public final class TileLogger: Sendable {
                 state.points[index] = point
             }
             state.previous = current
-            guard !state.failing, !state.writeScheduled, state.pending.count >= configuration.batchSize else {
-                return false
-            }
+            guard !state.failing, state.pending.count >= configuration.batchSize else { return (false, false) }
+            let wait =
+                state.pending.count >= configuration.maxBufferedTiles && (state.writing || state.writeScheduled)
+            if wait { state.waiting += 1 }
+            guard !state.writeScheduled else { return (false, wait) }
             state.writeScheduled = true
-            return true
+            return (true, wait)
         }
-        if startWrite { writer.async { self.writePending() } }
+        if startWrite.write { writer.async { self.writePending() } }
+        if startWrite.wait { writeEnded.wait() }
     }
 
     /// Writes every pending record now and returns when the sink is done.
@@ -312,10 +341,19 @@ public final class TileLogger: Sendable {
         let batch = state.withLock { state in
             state.writeScheduled = false
             state.settleStays()
+            state.writing = !state.pending.isEmpty
             defer { state.pending = [:] }
             return state.pending
         }
         guard !batch.isEmpty else { return .success(()) }
+        defer {
+            let waiting = state.withLock { state in
+                state.writing = false
+                defer { state.waiting = 0 }
+                return state.waiting
+            }
+            for _ in 0..<waiting { writeEnded.signal() }
+        }
         do {
             try sink.write(Array(batch.values))
             let recovered = state.withLock { state in

@@ -11,6 +11,39 @@ extension TrackRecorder {
         -> [Location]
     {
         var fixes: [Location] = []
+        try events(in: files, during: interval) { event in
+            if case .fix(let location) = event { fixes.append(location) }
+        }
+        return fixes
+    }
+
+    /// A GPX 1.1 document with one track of the fixes recorded in `files` (during `interval` when given).
+    ///
+    /// A no-fix report between two fixes (the receiver lost its fix) ends the track segment; the next fix starts another, as `locationd replay --format gpx` does.
+    public static func gpx(of files: [URL], during interval: ClosedRange<Date>? = nil) throws(LocationError) -> String {
+        var out = Array(Location.gpxHeader.utf8)
+        var points = 0
+        var interrupted = false
+        try events(in: files, during: interval) { event in
+            switch event {
+            case .fix(let fix):
+                if interrupted, points > 0 { out.append(contentsOf: Location.gpxSegmentBreak.utf8) }
+                interrupted = false
+                points += 1
+                fix.appendGPXTrackPoint(to: &out)
+            case .noFix: interrupted = true
+            case .connected, .disconnected: break
+            }
+        }
+        out.append(contentsOf: Location.gpxFooter.utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `files` in order and hands `body` each fix (inside `interval`, when given) and
+    /// each no-fix report.
+    private static func events(
+        in files: [URL], during interval: ClosedRange<Date>?, _ body: (ProviderEvent) -> Void
+    ) throws(LocationError) {
         for file in files {
             guard FileManager.default.fileExists(atPath: file.path) else { throw .fileNotFound(path: file.path) }
             let bytes: Data
@@ -21,23 +54,13 @@ extension TrackRecorder {
             }
             var decoder = NMEADecoder()
             let keep = { (event: ProviderEvent) in
-                guard case .fix(let location) = event else { return }
-                if let interval {
+                if case .fix(let location) = event, let interval {
                     guard let time = location.time, interval.contains(time) else { return }
                 }
-                fixes.append(location)
+                body(event)
             }
             decoder.decodeAll(bytes, keep)
             decoder.finish(keep)
         }
-        return fixes
-    }
-
-    /// A GPX 1.1 document with one track of the fixes recorded in `files` (during `interval` when given).
-    public static func gpx(of files: [URL], during interval: ClosedRange<Date>? = nil) throws(LocationError) -> String {
-        var out = Array(Location.gpxHeader.utf8)
-        for fix in try fixes(in: files, during: interval) { fix.appendGPXTrackPoint(to: &out) }
-        out.append(contentsOf: Location.gpxFooter.utf8)
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -15,9 +15,10 @@ import Logging
 ///
 /// Files go to a directory (usually `DATA_DIR/tracks`, mode 0700, files 0600), one per
 /// UTC day of the fixes (`2026-06-30.nmea`) or one per run, named after the run's first
-/// fix (`run-20260630T235500Z.nmea`). Files are only ever appended to. After a crash
-/// the last line may be cut short: the next run starts a new line first, and replay
-/// drops the damaged sentence.
+/// fix (`run-20260630T235500Z.nmea`). Files are only ever appended to, and opened
+/// without following symbolic links (a link is refused with one logged line). After
+/// a crash the last line may be cut short: the next run starts a new line first, and
+/// replay drops the damaged sentence.
 ///
 /// Fixes are buffered and written when ``Configuration/bufferBytes`` are pending, when a
 /// fix or change arrives ``Configuration/writeInterval`` after the last write, when a
@@ -28,7 +29,9 @@ import Logging
 /// - Important: when writing fails (disk full, directory not writable), the recorder
 ///   logs it once, keeps up to ``Configuration/maxPendingBytes`` and retries with the
 ///   next write; beyond that it drops the oldest pending fixes and logs it. It never
-///   truncates or rewrites a file.
+///   truncates or rewrites a file: what a failed write still wrote (a full disk takes
+///   part of a block) leaves the pending bytes, and the retry goes on from the next
+///   byte, completing a line cut short rather than starting the next sentence on it.
 public final class TrackRecorder: Sendable {
     /// How recordings are split into files.
     public enum Split: String, Sendable, CaseIterable {
@@ -70,6 +73,9 @@ public final class TrackRecorder: Sendable {
         var pending: [UInt8] = []
         var lastWrite: Date?
         var failing = false
+        /// A failed write stopped inside a line of `file`, and `pending` starts with
+        /// the rest of that line: the next write completes it rather than ending it.
+        var continuesLine = false
     }
 
     /// The directory the files go to.
@@ -173,11 +179,19 @@ public final class TrackRecorder: Sendable {
             if let open = state.descriptor {
                 descriptor = open
             } else {
-                descriptor = try openForAppending(path)
+                descriptor = try openForAppending(path, repairing: !state.continuesLine)
                 state.descriptor = descriptor
             }
-            try writeAll(descriptor, state.pending, path: path)
+            let written = writeAll(descriptor, state.pending, path: path)
+            if let error = written.error {
+                if written.count > 0 {
+                    state.continuesLine = state.pending[written.count - 1] != UInt8(ascii: "\n")
+                    state.pending.removeFirst(written.count)
+                }
+                throw error
+            }
             state.pending.removeAll(keepingCapacity: true)
+            state.continuesLine = false
             state.lastWrite = clock
             if state.failing {
                 state.failing = false
@@ -195,15 +209,25 @@ public final class TrackRecorder: Sendable {
         }
     }
 
-    /// Opens (creating) a file for appending; when a crash left its last line cut
-    /// short, ends that line so that the next sentence starts clean.
-    private func openForAppending(_ path: String) throws(LocationError) -> Int32 {
+    /// Opens (creating, mode 0600) a regular file for appending, never through a
+    /// symbolic link; when `repairing` and a crash left its last line cut short,
+    /// ends that line so that the next sentence starts clean. Read and write, as the
+    /// check reads the last byte.
+    private func openForAppending(_ path: String, repairing: Bool) throws(LocationError) -> Int32 {
         try DataDirectory.create(directory)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        do {
-            if endsInsideALine(descriptor) { try writeAll(descriptor, Array("\r\n".utf8), path: path) }
-        } catch {
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .symbolicLink(path: path) }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            closeDescriptor(descriptor)
+            throw .cannotWrite(path: path, reason: "it is not a regular file; remove it")
+        }
+        if repairing, endsInsideALine(descriptor),
+            let error = writeAll(descriptor, Array("\r\n".utf8), path: path).error
+        {
             closeDescriptor(descriptor)
             throw error
         }
@@ -218,6 +242,7 @@ public final class TrackRecorder: Sendable {
     private func dropPending(_ state: inout State, reason: String) {
         log.error("track: dropped \(state.pending.count) bytes of fixes: \(reason)")
         state.pending.removeAll(keepingCapacity: true)
+        state.continuesLine = false
     }
 
     /// `2026-06-30.nmea`: the UTC day of `time`.
@@ -248,7 +273,9 @@ private func endsInsideALine(_ descriptor: Int32) -> Bool {
     return last != UInt8(ascii: "\n")
 }
 
-private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(LocationError) {
+/// Writes all of `bytes`, or as many as the file takes before an error: how many
+/// were written, and the error that stopped the rest.
+private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) -> (count: Int, error: LocationError?) {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in
@@ -256,10 +283,11 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throw
         }
         if written < 0 {
             if errno == EINTR { continue }
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            return (offset, .cannotWrite(path: path, reason: String(cString: strerror(errno))))
         }
         offset += written
     }
+    return (offset, nil)
 }
 
 /// `close(2)`, named apart from ``TrackRecorder/close()``.

@@ -153,14 +153,30 @@ public struct NMEADecoder: Sendable {
         case .unknown:
             statistics.sentences += 1
             statistics.unknownSentences += 1
+        case .undecoded(let setsData):
+            statistics.sentences += 1
+            statistics.unknownSentences += 1
+            other(setsData: setsData, emit)
         case .malformed:
             statistics.sentences += 1
             statistics.malformedSentences += 1
+            other(setsData: false, emit)
         case .badChecksum:
             statistics.badChecksums += 1
         case .notNMEA:
             statistics.droppedLines += 1
         }
+    }
+
+    /// A sentence not decoded (unknown type, too few fields), which still takes its place
+    /// in the reporting cycle, as in gpsd.
+    private mutating func other(setsData: Bool, _ emit: (ProviderEvent) -> Void) {
+        var fixes = 0
+        assembler.addOther(setsData: setsData) { event in
+            if case .fix = event { fixes += 1 }
+            emit(event)
+        }
+        statistics.fixes += fixes
     }
 
     /// Decodes a sentence's fields and hands it to the assembler as its own type, never
@@ -182,6 +198,8 @@ public struct NMEADecoder: Sendable {
         case .gns: assembler.add(NMEAParser.gns(fields), emit)
         case .zda: assembler.add(NMEAParser.zda(fields), emit)
         case .gst: assembler.add(NMEAParser.gst(fields), emit)
+        case .gbs: assembler.add(NMEAParser.gbs(fields), emit)
+        case .dbt: assembler.add(NMEASentence.DBT(), emit)
         }
         return true
     }

@@ -2,10 +2,14 @@ import Foundation
 
 /// Turns a stream of ``NMEASentence``s into one ``ProviderEvent`` per epoch, as gpsd reports them.
 ///
-/// An epoch (gpsd's "reporting cycle") starts with a timed sentence whose time of day
-/// differs by more than 10 ms from the previous timed sentence's. Timed sentences are
-/// GGA, GLL and GNS with a time, and RMC with status `A`/`D`, a time and a date; ZDA
-/// only gives the date (gpsd 3.22 does not start or end a cycle on it).
+/// An epoch (gpsd's "reporting cycle") starts with a timed sentence whose time differs
+/// by more than 0.01 s from the previous timed sentence's, compared as gpsd 3.22 does
+/// (``startsCycle(_:after:)``: the times read as the numbers hhmmss.sss, so 59.995 s
+/// and the next minute's 00.000 are 41.005 apart, and a difference of exactly 10 ms
+/// goes either way as gpsd's floating point decides). Timed sentences are GGA, GLL,
+/// GNS and GBS with a time, and RMC with status `A`/`D`, a time and a date; ZDA only
+/// gives the date (gpsd 3.22 does not start or end a cycle on it, nor on GST). The state is cleared only when
+/// a cycle starts: sentences 10 ms apart that gpsd does not see as a new cycle share it.
 /// The fields every sentence sets merge into the epoch's state in arrival order:
 /// position from the last of GGA/RMC/GLL/GNS, speed and course from RMC and VTG,
 /// altitude, geoid separation, satellites and HDOP from GGA and GNS, dimension,
@@ -13,11 +17,16 @@ import Foundation
 ///
 /// Like gpsd, the assembler learns which sentence types end a cycle (the last timed
 /// sentence before the time moves on) and takes the epoch's fix when such a sentence
-/// arrives; until it has learnt one, after every sentence. An epoch that never reaches
-/// its end sentence (a log cut short, a receiver that skips sentences) is not reported:
-/// its data are incomplete. The epoch is emitted when the next one begins, or at
-/// ``finish(_:)``: `.fix(Location)` for a 2D or 3D fix with a position, `.noFix` when
-/// the receiver said it had none.
+/// arrives; until it has learnt one, after every sentence that sets a position or the
+/// fix mode (gpsd's unreliable cycle end: `LATLON_SET | MODE_SET`). A fix taken has
+/// the time of the latest timed sentence (gpsd's `TIME_SET`), so an epoch of a 100 Hz
+/// receiver, 10 ms after the one before, is a fix of its own even when gpsd keeps its
+/// state. An epoch that never reaches its end sentence (a log cut short, a receiver
+/// that skips sentences) is not reported: its data are incomplete. Of the fixes taken
+/// at one time, the last is emitted, when a fix of another time is taken (a fix without
+/// a time, before the first date, is replaced by the cycle's next one instead), when the
+/// next cycle begins, or at ``finish(_:)``: `.fix(Location)` for a 2D or 3D fix with a
+/// position, `.noFix` when the receiver said it had none.
 ///
 /// Derived values, as gpsd computes them: `speed` from the distance (WGS84) to the
 /// previous fix over the time between them when no sentence gave one; `climb` from the
@@ -43,12 +52,17 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    /// Two timed sentences whose times differ by at most this belong to one epoch, milliseconds.
+    /// Two timed sentences whose times differ by less than this belong to one cycle, and
+    /// by more, to two, milliseconds; at exactly this, ``startsCycle(_:after:)`` decides.
     static let epochTolerance = 10
 
     /// The sentence types, for learning which one ends a cycle.
     private enum Kind: UInt8 {
-        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs, dbt
+        /// A sentence not decoded: unknown, proprietary or too short.
+        case other
+        /// A sentence not decoded here that gpsd decodes into something it reports (heading, wind).
+        case otherData
 
         var bit: UInt16 { 1 << rawValue }
     }
@@ -125,6 +139,8 @@ public struct NMEAEpochAssembler: Sendable {
     private var lastTimedKind: Kind?
     /// The sentence kinds learnt to end a cycle, one bit per ``Kind``.
     private var cycleEnders: UInt16 = 0
+    /// Whether a DBT was seen: gpsd's continuation mode (see the DBT `add`).
+    private var continues = false
     private var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
@@ -155,6 +171,8 @@ public struct NMEAEpochAssembler: Sendable {
         case .zda(let zda): add(zda, emit)
         case .gst(let gst): add(gst, emit)
         case .gsv(let gsv): add(gsv, emit)
+        case .gbs(let gbs): add(gbs, emit)
+        case .dbt(let dbt): add(dbt, emit)
         }
     }
 
@@ -221,6 +239,31 @@ public struct NMEAEpochAssembler: Sendable {
         conclude(.gsv, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
 
+    /// A GBS sets nothing, but its time takes part in the cycle as gpsd's does (it
+    /// registers the time without setting the fix's): a receiver that sends GBS last
+    /// ends its epoch with it.
+    mutating func add(_ gbs: NMEASentence.GBS, _ emit: (ProviderEvent) -> Void) {
+        conclude(.gbs, timed: gbs.timeOfDay, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A DBT puts the assembler, for good, in gpsd's "continuation" mode (`cycle_continue`,
+    /// which gpsd 3.22 sets on DBT and never clears): no sentence is learnt as a cycle's
+    /// end any more; instead each untimed sentence (any type, also one not decoded) takes
+    /// the end over from the timed sentence before it and reports. Marine logs, where an
+    /// echo sounder shares the line, then report after nearly every sentence, as gpsd does.
+    mutating func add(_: NMEASentence.DBT, _ emit: (ProviderEvent) -> Void) {
+        continues = true
+        conclude(.dbt, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
+    /// A sentence not decoded (unknown type, too few fields): it sets nothing, but takes its
+    /// place in the cycle as in gpsd (it ends GSA's run of talkers, and in continuation
+    /// mode it takes the cycle's end from the timed sentence before it). It reports only
+    /// when gpsd would have something to report from it (`setsData`: a heading, wind).
+    public mutating func addOther(setsData: Bool, _ emit: (ProviderEvent) -> Void) {
+        conclude(setsData ? .otherData : .other, timed: nil, setsMode: false, next: State(), prior: prior, emit)
+    }
+
     mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {
         var next = State()
         if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
@@ -247,8 +290,20 @@ public struct NMEAEpochAssembler: Sendable {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
-        if timed != nil { lastTimedKind = kind }
-        if cycleEnders == 0 || (timed != nil && cycleEnders & kind.bit != 0) { report() }
+        if timed != nil {
+            lastTimedKind = kind
+        } else if continues {
+            if let last = lastTimedKind { cycleEnders &= ~last.bit }
+            cycleEnders |= kind.bit
+        }
+        // gpsd sends a report only for a sentence that set something (`DATA_IS`): never
+        // for one it did not decode.
+        if kind != .other,
+            cycleEnders == 0
+                ? setsMode || next.latitude != nil : (timed != nil || continues) && cycleEnders & kind.bit != 0
+        {
+            report(emit)
+        }
     }
 
     /// Ends the input: emits the epoch in progress if it was reported.
@@ -258,9 +313,9 @@ public struct NMEAEpochAssembler: Sendable {
 
     private mutating func beginCycleIfNew(_ time: Int, _ emit: (ProviderEvent) -> Void) {
         defer { lastTimedTime = time }
-        if let last = lastTimedTime, abs(time - last) <= NMEAEpochAssembler.epochTolerance { return }
+        if let last = lastTimedTime, !NMEAEpochAssembler.startsCycle(time, after: last) { return }
         release(emit)
-        if let kind = lastTimedKind { cycleEnders |= kind.bit }
+        if !continues, let kind = lastTimedKind { cycleEnders |= kind.bit }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
         previousHadAltitude = state.altitudeMSL != nil
@@ -297,13 +352,58 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    /// Takes the epoch's fix as it stands now; ``release(_:)`` emits it when the epoch ends.
-    private mutating func report() {
-        lastReportedMode = state.mode
-        pending = state
-        pendingTime = epochTime.flatMap {
+    /// Takes the epoch's fix as it stands now, with the time of the latest timed sentence;
+    /// ``release(_:)`` emits it when the epoch ends, or here when it had another time.
+    private mutating func report(_ emit: (ProviderEvent) -> Void) {
+        let time = lastTimedTime.flatMap {
             NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
         }
+        // gpsd also reports a fix without a time before the first date; replay lets a timed
+        // report of the same cycle take its place (a fix without a time is of no use to a
+        // track, and the conformance with gpsd counts timed fixes only).
+        if pending != nil, pendingTime != nil, pendingTime != time { release(emit) }
+        lastReportedMode = state.mode
+        pending = state
+        pendingTime = time
+    }
+
+    /// Whether a timed sentence at `time` starts a new reporting cycle after one at `last`
+    /// (times of day in milliseconds), as gpsd 3.22's NMEA driver decides.
+    ///
+    /// gpsd reads each time field as the number hhmmss.sss (`safe_atof`, which divides the
+    /// digits by a power of ten: the nearest double), splits it into whole seconds and
+    /// truncated nanoseconds (`DTOTS`), subtracts, and starts a cycle when the difference
+    /// is more than 0.01. As numbers, 123559.995 and 123600.000 are 41.005 apart; and
+    /// at exactly 10 ms the nanoseconds lost to the truncation decide (123519.000 to
+    /// .010 is one cycle, 123607.120 to .130 two, as gpsd 3.22 reports through gpsfake).
+    static func startsCycle(_ time: Int, after last: Int) -> Bool {
+        let difference = abs(gpsdNumber(time) - gpsdNumber(last))
+        guard difference == epochTolerance else { return difference > epochTolerance }
+        let (seconds, nanoseconds) = (gpsdTimespec(time), gpsdTimespec(last))
+        var wholeSeconds = seconds.seconds - nanoseconds.seconds
+        var fraction = seconds.nanoseconds - nanoseconds.nanoseconds
+        // TS_NORM
+        if wholeSeconds > 0, fraction < 0 {
+            wholeSeconds -= 1
+            fraction += 1_000_000_000
+        } else if wholeSeconds < 0, fraction > 0 {
+            wholeSeconds += 1
+            fraction -= 1_000_000_000
+        }
+        return 0.01 < abs(Double(wholeSeconds) + Double(fraction) / 1e9)
+    }
+
+    /// A time of day (milliseconds) as the decimal number hhmmss.sss, in thousandths.
+    private static func gpsdNumber(_ time: Int) -> Int {
+        let seconds = time / 1000
+        return ((seconds / 3600) * 10_000 + (seconds % 3600 / 60) * 100 + seconds % 60) * 1000 + time % 1000
+    }
+
+    /// gpsd's timespec of a time field: `DTOTS(safe_atof(field))`.
+    private static func gpsdTimespec(_ time: Int) -> (seconds: Int, nanoseconds: Int) {
+        let value = Double(gpsdNumber(time)) / 1000
+        let whole = value.rounded(.towardZero)
+        return (Int(whole), Int((value - whole) * 1e9))
     }
 
     /// Emits the reported epoch, if any, with the values derived from the previous fix.

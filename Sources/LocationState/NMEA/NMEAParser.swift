@@ -29,7 +29,7 @@ public enum NMEAParser {
 
     /// The sentence types locationd decodes.
     enum SentenceType {
-        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst
+        case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs, dbt
     }
 
     /// One line read as far as its fields: small, so that it is cheap to return.
@@ -37,8 +37,12 @@ public enum NMEAParser {
         /// A sentence of a type locationd decodes, with at least the fields that type needs:
         /// `count` is how many count (see ``NMEAParser``'s rule for a missing checksum).
         case fields(NMEAFields, SentenceType, NMEATalker, count: Int)
-        /// ``Result/unknown``.
+        /// ``Result/unknown``: AIS (`!`), which gpsd does not take into its NMEA cycle.
         case unknown
+        /// ``Result/unknown``: a `$` sentence locationd does not decode, which still takes its
+        /// place in gpsd's reporting cycle; `setsData` when gpsd decodes it into something it
+        /// reports (heading, wind: HDG, HDT, MWD, MWV).
+        case undecoded(setsData: Bool)
         /// ``Result/badChecksum``.
         case badChecksum
         /// ``Result/malformed``.
@@ -54,7 +58,7 @@ public enum NMEAParser {
             case .fields(let fields, let type, let talker, let count):
                 guard let body = body(type, fields, count: count) else { return .malformed }
                 return .sentence(NMEASentence(talker: talker, body: body))
-            case .unknown: return .unknown
+            case .unknown, .undecoded: return .unknown
             case .badChecksum: return .badChecksum
             case .malformed: return .malformed
             case .notNMEA: return .notNMEA
@@ -180,10 +184,10 @@ public enum NMEAParser {
     /// type and the sentence has the fields it needs.
     private static func classify(_ fields: NMEAFields, hasChecksum: Bool) -> Line {
         let tag = fields.range(0)
-        guard tag.count == 5 else { return .unknown }
+        guard tag.count == 5 else { return .undecoded(setsData: false) }
         let bytes = fields.bytes
         let first = bytes[tag.lowerBound]
-        guard first != UInt8(ascii: "P") else { return .unknown }
+        guard first != UInt8(ascii: "P") else { return .undecoded(setsData: false) }
         let talker = NMEATalker(first: first, second: bytes[tag.lowerBound + 1])
         let code =
             (UInt32(bytes[tag.lowerBound + 2]) << 16) | (UInt32(bytes[tag.lowerBound + 3]) << 8)
@@ -202,7 +206,10 @@ public enum NMEAParser {
         case tag3("GNS"): (type, minimum) = (.gns, 13)
         case tag3("ZDA"): (type, minimum) = (.zda, 4)
         case tag3("GST"): (type, minimum) = (.gst, 8)
-        default: return .unknown
+        case tag3("GBS"): (type, minimum) = (.gbs, 7)
+        case tag3("DBT"): (type, minimum) = (.dbt, 7)
+        case tag3("HDG"), tag3("HDT"), tag3("MWD"), tag3("MWV"): return .undecoded(setsData: true)
+        default: return .undecoded(setsData: false)
         }
         guard count >= minimum else { return .malformed }
         return .fields(fields, type, talker, count: count)
@@ -221,6 +228,8 @@ public enum NMEAParser {
         case .gns: .gns(gns(fields))
         case .zda: .zda(zda(fields))
         case .gst: .gst(gst(fields))
+        case .gbs: .gbs(gbs(fields))
+        case .dbt: .dbt(NMEASentence.DBT())
         }
     }
 
@@ -312,6 +321,10 @@ public enum NMEAParser {
             date = NMEADate(year: year, month: month, day: day)
         }
         return NMEASentence.ZDA(timeOfDay: f.timeOfDay(1), date: date)
+    }
+
+    static func gbs(_ f: NMEAFields) -> NMEASentence.GBS {
+        NMEASentence.GBS(timeOfDay: f.timeOfDay(1))
     }
 
     static func gst(_ f: NMEAFields) -> NMEASentence.GST {

@@ -25,6 +25,8 @@ public struct NMEASentence: Sendable, Hashable {
         case gns(GNS)
         case zda(ZDA)
         case gst(GST)
+        case gbs(GBS)
+        case dbt(DBT)
     }
 
     /// The time of day the sentence is stamped with, in milliseconds since 00:00 UTC.
@@ -35,7 +37,8 @@ public struct NMEASentence: Sendable, Hashable {
         case .gll(let s): s.timeOfDay
         case .gns(let s): s.timeOfDay
         case .zda(let s): s.timeOfDay
-        case .gsa, .gsv, .vtg, .gst: nil
+        case .gbs(let s): s.timeOfDay
+        case .gsa, .gsv, .vtg, .gst, .dbt: nil
         }
     }
 
@@ -244,6 +247,23 @@ public struct NMEASentence: Sendable, Hashable {
             self.timeOfDay = timeOfDay
             self.date = date
         }
+    }
+
+    /// GBS: satellite fault detection. Only its time is read: gpsd 3.22 takes part of
+    /// its reporting cycle from it (a u-blox receiver ends its epoch with GBS).
+    public struct GBS: Sendable, Hashable {
+        public var timeOfDay: Int?
+
+        public init(timeOfDay: Int?) {
+            self.timeOfDay = timeOfDay
+        }
+    }
+
+    /// DBT: depth below transducer, from an echo sounder on the same line as the receiver.
+    /// Nothing of it is read: gpsd 3.22 marks it a sentence that continues the reporting
+    /// cycle, which changes how the cycle ends from then on (``NMEAEpochAssembler``).
+    public struct DBT: Sendable, Hashable {
+        public init() {}
     }
 
     /// GST: pseudorange error statistics, one-sigma metres.

@@ -1,164 +1,74 @@
 import Foundation
+import Synchronization
 
-/// Decodes a GPX 1.1 document, streamed in chunks, into fixes: one per `trkpt`, `rtept` or `wpt`.
+/// Decodes a GPX document (1.1 or 1.0), streamed in chunks, into fixes: one per track
+/// point (`trkpt`), in document order.
 ///
-/// A small scanner, not a full XML parser: it reads `lat`/`lon` attributes and the
-/// `ele`, `time`, `fix`, `sat`, `hdop`, `vdop`, `speed` and `course` children (also
-/// inside `extensions`, whatever their namespace prefix). A point without a valid
-/// position is malformed; `fix` `none` makes it a `.noFix`. Tags and texts are
-/// bounded, so memory stays small whatever the input. Units: `ele` metres
-/// (taken as above mean sea level, as GPX defines), `speed` m/s, `course` degrees.
+/// GPX is read as XML, with libxml2's push parser (SAX2), which takes the chunks as they
+/// come and keeps only what it has not parsed yet, so memory stays bounded whatever the
+/// file's size. What is read and how:
+/// - Track points only. A waypoint (`wpt`) is a place of interest and a route point
+///   (`rtept`) a plan, not positions of the device: they are skipped and counted
+///   (``NMEAStatistics/skippedWaypoints``, ``NMEAStatistics/skippedRoutePoints``).
+/// - Each new track segment (`trkseg`) after one with points starts with a no-fix report
+///   (`.noFix(nil)`), the replay's way of saying the track was interrupted: the next
+///   fix is not joined to the one before.
+/// - Of a track point: `lat`/`lon`, `ele` (metres, taken as above mean sea level, as GPX
+///   defines it), `time`, `fix`, `sat`, `hdop`, `vdop`; `speed` (m/s) and `course`
+///   (degrees true) wherever they are inside the point, whatever their namespace: GPX
+///   1.0's own elements, Garmin's TrackPointExtension v1/v2 (`gpxtpx:speed`,
+///   `gpxtpx:course`), and the unnamespaced forms other programs put in `extensions`.
+///   A point without a valid position is malformed; `fix` `none` makes it a no-fix report.
+///
+/// - Important: no DTD or external entity is ever loaded, and no network is used.
+///   Entities declared in the document itself are expanded within libxml2's bound on
+///   entity amplification (a billion laughs ends the document at once); predefined
+///   entities, character references, CDATA and comments are read as XML defines them.
+///   Elements nest at most 256 deep (checked in ``GPXParser``: libxml2's push parser has
+///   no limit of its own). A document that is not well-formed (truncated, invalid
+///   UTF-8, an entity bomb) ends the replay at the error, keeping the fixes before it,
+///   and says why in ``NMEAStatistics/stopReason``.
+///
+/// Copies of a decoder share one parser; use one copy at a time (as every
+/// ``ReplayDecoding`` is used, by one replay loop).
 public struct GPXDecoder: ReplayDecoding {
-    /// The longest tag or text kept, in bytes.
-    static let maximumTokenLength = 4096
+    /// The parser, behind a mutex that makes the decoder `Sendable`: the parser and its
+    /// libxml2 context are reached only inside `withLock`.
+    private final class Shared: Sendable {
+        let parser: Mutex<GPXParser>
 
-    public private(set) var statistics = NMEAStatistics()
-    private let options: NMEAEpochAssembler.Options
-    private var token: [UInt8] = []
-    private var inTag = false
-    private var overflow = false
-    private var point: Location?
-    private var element: String?
-    private var sawMarkup = false
-
-    public init(options: NMEAEpochAssembler.Options = .init()) {
-        self.options = options
+        init(_ parser: sending GPXParser) {
+            self.parser = Mutex(parser)
+        }
     }
 
+    /// Bytes handed to libxml2 at a time: the fixes they complete are emitted before the next.
+    static let sliceSize = 1 << 16
+
+    private let shared: Shared
+
+    public init(options: NMEAEpochAssembler.Options = .init()) {
+        shared = Shared(GPXParser(options: options))
+    }
+
+    public var statistics: NMEAStatistics { shared.parser.withLock { $0.statistics } }
+
     public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
-        for byte in chunk {
-            if inTag {
-                if byte == UInt8(ascii: ">") {
-                    if !overflow { tag(emit) }
-                    token.removeAll(keepingCapacity: true)
-                    inTag = false
-                    overflow = false
-                } else {
-                    append(byte)
-                }
-            } else if byte == UInt8(ascii: "<") {
-                if !overflow { text() }
-                token.removeAll(keepingCapacity: true)
-                inTag = true
-                overflow = false
-            } else {
-                append(byte)
+        var offset = 0
+        while offset < chunk.count {
+            let end = min(offset + GPXDecoder.sliceSize, chunk.count)
+            // A copy, so that no pointer of the caller's enters the mutex.
+            let slice = Array(UnsafeRawBufferPointer(rebasing: chunk[offset..<end]))
+            let events = shared.parser.withLock { parser in
+                slice.withUnsafeBytes { parser.parse($0, terminate: false) }
             }
+            for event in events { emit(event) }
+            offset = end
         }
     }
 
     public mutating func finish(_ emit: (ProviderEvent) -> Void) {
-        if point != nil { statistics.malformedSentences += 1 }
-        point = nil
-        if !sawMarkup, !token.isEmpty { statistics.droppedLines += 1 }
-        token.removeAll()
-    }
-
-    private mutating func append(_ byte: UInt8) {
-        guard !overflow else { return }
-        if token.count >= GPXDecoder.maximumTokenLength {
-            overflow = true
-            statistics.droppedLines += 1
-            token.removeAll(keepingCapacity: true)
-        } else {
-            token.append(byte)
-        }
-    }
-
-    private mutating func tag(_ emit: (ProviderEvent) -> Void) {
-        sawMarkup = true
-        guard let first = token.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { return }
-        let closing = first == UInt8(ascii: "/")
-        let selfClosing = token.last == UInt8(ascii: "/")
-        let body = token[(closing ? 1 : 0)..<(selfClosing ? token.count - 1 : token.count)]
-        let nameEnd = body.firstIndex(where: { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) ?? body.endIndex
-        var name = String(decoding: body[body.startIndex..<nameEnd], as: UTF8.self)
-        if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-        let isPoint = name == "trkpt" || name == "rtept" || name == "wpt"
-        if closing {
-            element = nil
-            if isPoint { endPoint(emit) }
-            return
-        }
-        if isPoint {
-            if point != nil { statistics.malformedSentences += 1 }
-            statistics.sentences += 1
-            let attributes = String(decoding: body[nameEnd...], as: UTF8.self)
-            var location = Location(source: options.source, device: options.device)
-            location.lat = GPXDecoder.attribute("lat", in: attributes).flatMap(Double.init)
-            location.lon = GPXDecoder.attribute("lon", in: attributes).flatMap(Double.init)
-            location.mode = .twoD
-            point = location
-            if selfClosing { endPoint(emit) }
-        } else if point != nil {
-            element = selfClosing ? nil : name
-        } else if name != "gpx" && name != "trk" && name != "trkseg" && name != "rte" && name != "metadata"
-            && name != "name" && name != "desc" && name != "extensions" && name != "time" && name != "link"
-            && name != "text" && name != "bounds" && name != "author" && name != "type"
-        {
-            statistics.unknownSentences += 1
-        }
-    }
-
-    private mutating func text() {
-        guard let element, point != nil else { return }
-        let value = String(decoding: token, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        switch element {
-        case "ele":
-            point?.altMSL = Double(value)
-            if point?.altMSL != nil, point?.mode == .twoD { point?.mode = .threeD }
-        case "time": point?.time = UTCCalendar.parseISO8601(value)
-        case "fix":
-            switch value {
-            case "none": point?.mode = .noFix
-            case "2d": point?.mode = .twoD
-            case "3d": point?.mode = .threeD
-            case "dgps": point?.status = 2
-            default: break
-            }
-        case "sat": point?.satellitesUsed = Int(value)
-        case "hdop": point?.hdop = Double(value)
-        case "vdop": point?.epv = Double(value).map { $0 * 23 }
-        case "speed": point?.speed = Double(value)
-        case "course": point?.track = Double(value)
-        default: break
-        }
-    }
-
-    private mutating func endPoint(_ emit: (ProviderEvent) -> Void) {
-        guard var location = point else { return }
-        point = nil
-        element = nil
-        if location.mode == .noFix {
-            emit(.noFix(location.time))
-            return
-        }
-        guard let lat = location.lat, let lon = location.lon, abs(lat) <= 90, abs(lon) <= 180 else {
-            statistics.malformedSentences += 1
-            return
-        }
-        if location.mode == .twoD { location.altMSL = nil }
-        if let hdop = location.hdop { location.eph = hdop * 19 }
-        statistics.fixes += 1
-        emit(.fix(location))
-    }
-
-    /// The value of `name="..."` (or single quotes) in a tag's attribute text.
-    static func attribute(_ name: String, in attributes: String) -> String? {
-        var search = attributes[...]
-        while let range = search.range(of: name) {
-            let before =
-                range.lowerBound == attributes.startIndex ? " " : attributes[attributes.index(before: range.lowerBound)]
-            var rest = attributes[range.upperBound...].drop(while: { $0 == " " })
-            if before.isWhitespace, rest.first == "=" {
-                rest = rest.dropFirst().drop(while: { $0 == " " })
-                if let quote = rest.first, quote == "\"" || quote == "'" {
-                    let value = rest.dropFirst()
-                    if let end = value.firstIndex(of: quote) { return String(value[..<end]) }
-                }
-            }
-            search = attributes[range.upperBound...]
-        }
-        return nil
+        let events = shared.parser.withLock { $0.parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+        for event in events { emit(event) }
     }
 }

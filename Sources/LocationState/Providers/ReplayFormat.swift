@@ -4,7 +4,7 @@ public enum ReplayFormat: String, Sendable, CaseIterable {
     case nmea
     /// gpsd JSON reports, one object per line, as `gpspipe -w` writes them; TPV objects are the fixes.
     case json
-    /// A GPX 1.1 document; track, route and waypoint points are the fixes.
+    /// A GPX 1.1 (or 1.0) document; its track points are the fixes (``GPXDecoder``).
     case gpx
 
     /// Guesses the format from the first bytes of a file: the first line that is not blank

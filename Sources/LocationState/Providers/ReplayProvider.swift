@@ -116,6 +116,11 @@ public struct ReplayProvider: LocationProvider {
                 return
             }
             let offset = time.timeIntervalSince(origin.recorded) / speed
+            // A jump of more than ~30,000 years (a corrupt time) starts over, like a jump back.
+            guard offset.isFinite, offset < 1e12 else {
+                self.origin = (time, clock.now)
+                return
+            }
             try await clock.sleep(until: origin.wall.advanced(by: .seconds(offset)), tolerance: .milliseconds(5))
         }
     }
@@ -131,5 +136,8 @@ extension NMEAStatistics {
         malformedSentences += other.malformedSentences
         droppedLines += other.droppedLines
         comments += other.comments
+        skippedWaypoints += other.skippedWaypoints
+        skippedRoutePoints += other.skippedRoutePoints
+        stopReason = stopReason ?? other.stopReason
     }
 }

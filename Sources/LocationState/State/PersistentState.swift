@@ -11,10 +11,12 @@ import Logging
 /// waits for it: call it before exiting. Each write is atomic and durable
 /// (``FileSystem/save``), in a 0700 directory, mode 0600.
 ///
-/// A stored file that cannot be read or decoded is never lost and never fatal:
-/// it is moved aside to `KEY.corrupt-TIMESTAMP`, a warning is logged, and the
-/// default value is used. A failed background write is logged and retried by the
-/// next write or by ``flush()``, which throws.
+/// A stored file that cannot be read or decoded, is larger than `maxBytes`, or
+/// holds a value that `validate` refuses, is never lost and never fatal: it is
+/// moved aside to `KEY.corrupt-TIMESTAMP`, a warning is logged, and the default
+/// value is used. A failed background write is logged once per outage (and again
+/// when writing works again) and retried at most once per `writeInterval` (at
+/// least once a second) by the next change, or at once by ``flush()``, which throws.
 ///
 /// It has no listeners of its own: react to the ``MonitoredState`` whose values
 /// it keeps (for the last fix, `deviceLocation`), and persist from a listener.
@@ -31,14 +33,19 @@ public final class PersistentState<Value: Codable & Sendable>: State<Value>, @un
     /// - Parameters:
     ///   - writeInterval: the least time between two writes; changes in between
     ///     are coalesced into the next write (``flush()`` writes at once).
+    ///   - maxBytes: the largest stored file taken (at most ``FileSystem/maxFileBytes``).
+    ///   - validate: why a decoded value cannot be used, or `nil` when it can.
     /// - Throws: ``LocationError`` for a key that is not a plain file name, or
     ///   when an unreadable stored file cannot be moved aside.
     public init(
         key: String, defaultValue: Value, store: AtomicFileStore, writeInterval: Duration = .zero,
+        maxBytes: Int = FileSystem.maxFileBytes, validate: (Value) -> String? = { _ in nil },
         logger: Logger = Logger(label: "locationd.state")
     ) throws {
         self.store = store
-        let initialValue = try Self.load(key: key, from: store, logger: logger) ?? defaultValue
+        let initialValue =
+            try Self.load(key: key, from: store, maxBytes: maxBytes, validate: validate, logger: logger)
+            ?? defaultValue
         writer = Writer(key: key, store: store, writeInterval: writeInterval, logger: logger)
         super.init(key: key, initialValue: initialValue)
     }
@@ -47,11 +54,12 @@ public final class PersistentState<Value: Codable & Sendable>: State<Value>, @un
     /// loads the value stored under `key` there; see the designated initializer.
     public convenience init(
         key: String, defaultValue: Value, directory: String, fileSystem: FileSystem = .live,
-        writeInterval: Duration = .zero, logger: Logger = Logger(label: "locationd.state")
+        writeInterval: Duration = .zero, maxBytes: Int = FileSystem.maxFileBytes,
+        validate: (Value) -> String? = { _ in nil }, logger: Logger = Logger(label: "locationd.state")
     ) throws {
         try self.init(
             key: key, defaultValue: defaultValue, store: AtomicFileStore(directory: directory, fileSystem: fileSystem),
-            writeInterval: writeInterval, logger: logger)
+            writeInterval: writeInterval, maxBytes: maxBytes, validate: validate, logger: logger)
     }
 
     /// Hands the new value to the writer.
@@ -70,14 +78,25 @@ public final class PersistentState<Value: Codable & Sendable>: State<Value>, @un
         try writer.flush()
     }
 
-    private static func load(key: String, from store: AtomicFileStore, logger: Logger) throws -> Value? {
+    private static func load(
+        key: String, from store: AtomicFileStore, maxBytes: Int, validate: (Value) -> String?, logger: Logger
+    ) throws -> Value? {
         let problem: String
         do {
             guard let data = try store.read(key: key) else { return nil }
-            do {
-                return try JSONDecoder().decode(Value.self, from: data)
-            } catch {
-                problem = "cannot be decoded (\(data.count) bytes: \(error))"
+            if data.count > maxBytes {
+                problem = "is larger than \(maxBytes) bytes (\(data.count))"
+            } else {
+                do {
+                    let value = try JSONDecoder().decode(Value.self, from: data)
+                    if let invalid = validate(value) {
+                        problem = "holds no usable value (\(invalid))"
+                    } else {
+                        return value
+                    }
+                } catch {
+                    problem = "cannot be decoded (\(data.count) bytes: \(error))"
+                }
             }
         } catch let error as LocationError where error.kind == .usage {
             throw error
@@ -101,7 +120,10 @@ extension PersistentState {
             /// The newest value that is not stored yet.
             var value: Value?
             var writeScheduled = false
+            /// When the last write was tried, whether it worked or not.
             var lastWrite: DispatchTime?
+            /// Whether the last write failed: the outage has been logged.
+            var failing = false
         }
 
         private let key: String
@@ -117,6 +139,15 @@ extension PersistentState {
             self.writeInterval = writeInterval
             self.logger = logger
             queue = DispatchQueue(label: "locationd.state.\(key).writer")
+            retryInterval = max(writeInterval, .seconds(1)).timeInterval
+        }
+
+        /// The least time between two tries while writes fail.
+        private let retryInterval: DispatchTimeInterval
+
+        /// The least time after the last try before the next one.
+        private func interval(_ pending: Pending) -> DispatchTimeInterval {
+            pending.failing ? retryInterval : writeInterval.timeInterval
         }
 
         func submit(_ value: Value) {
@@ -124,7 +155,7 @@ extension PersistentState {
                 pending.value = value
                 guard !pending.writeScheduled else { return nil }
                 pending.writeScheduled = true
-                return pending.lastWrite.map { $0 + writeInterval.timeInterval } ?? .now()
+                return pending.lastWrite.map { $0 + interval(pending) } ?? .now()
             }
             if let deadline {
                 queue.asyncAfter(deadline: deadline) { self.writeInBackground() }
@@ -140,8 +171,8 @@ extension PersistentState {
 
         private func writeInBackground() {
             let (value, tooEarly) = pending.withLock { pending -> (Value?, DispatchTime?) in
-                if let lastWrite = pending.lastWrite, lastWrite + writeInterval.timeInterval > .now() {
-                    return (nil, lastWrite + writeInterval.timeInterval)
+                if let lastWrite = pending.lastWrite, lastWrite + interval(pending) > .now() {
+                    return (nil, lastWrite + interval(pending))
                 }
                 pending.writeScheduled = false
                 defer { pending.value = nil }
@@ -155,7 +186,7 @@ extension PersistentState {
             do {
                 try write(value)
             } catch {
-                logger.error("cannot store \(key): \(error)", metadata: ["key": "\(key)"])
+                // Logged by `write` once per outage.
             }
         }
 
@@ -176,10 +207,23 @@ extension PersistentState {
                     throw LocationError.internalError("cannot encode \(key) as JSON: \(error)")
                 }
                 try store.write(data, key: key)
-                pending.withLock { $0.lastWrite = .now() }
+                let recovered = pending.withLock { pending in
+                    defer { pending.failing = false }
+                    pending.lastWrite = .now()
+                    return pending.failing
+                }
+                if recovered { logger.notice("storing \(key) works again", metadata: ["key": "\(key)"]) }
             } catch {
-                pending.withLock { pending in
+                let first = pending.withLock { pending in
                     if pending.value == nil { pending.value = value }
+                    defer { pending.failing = true }
+                    pending.lastWrite = .now()
+                    return !pending.failing
+                }
+                if first {
+                    logger.error(
+                        "cannot store \(key): \(error); retrying at most once a second, logged again when it works",
+                        metadata: ["key": "\(key)"])
                 }
                 throw error
             }

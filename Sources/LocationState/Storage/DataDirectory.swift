@@ -32,17 +32,59 @@ public enum DataDirectory {
             .appendingPathComponent(".local/state/locationd", isDirectory: true)
     }
 
-    /// Creates a directory and its missing parents, each with mode 0700 (less the umask);
-    /// an existing directory is left as it is.
+    /// Creates a directory and its missing parents, each with mode 0700, and makes
+    /// sure the directory itself is private: this is the one place where locationd
+    /// makes a directory for its data (the data directory, `tracks/`, the stores).
+    ///
+    /// An existing directory with group or other permissions (such as 0755) is
+    /// tightened to 0700 when it belongs to the effective user and is not a shared
+    /// sticky directory such as `/tmp`; otherwise it is left as it is and
+    /// ``privacyWarning(_:)`` says so. Parents that exist are never changed.
     ///
     /// POSIX `mkdir` rather than `FileManager`, whose errors on Linux lose the reason ("Not a directory").
+    ///
+    /// - Throws: ``LocationError`` when a component cannot be created, the path is
+    ///   not a directory, or it cannot be read, searched and written.
     public static func create(_ url: URL) throws(LocationError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        let parent = url.deletingLastPathComponent()
-        if parent.path != url.path { try create(parent) }
-        if mkdir(url.path, 0o700) != 0, errno != EEXIST {
-            throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+        try create(path: url.path)
+    }
+
+    /// ``create(_:)`` for a path.
+    public static func create(path: String) throws(LocationError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw .cannotWrite(
+                    path: prefix, reason: "cannot create the directory (\(String(cString: strerror(errno))))")
+            }
         }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw .cannotWrite(path: path, reason: "it exists and is not a directory")
+        }
+        if info.st_mode & 0o077 != 0, info.st_uid == geteuid(), info.st_mode & S_ISVTX == 0 {
+            guard chmod(path, 0o700) == 0 else {
+                throw .cannotWrite(
+                    path: path, reason: "cannot make it private (mode 0700): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard access(path, R_OK | W_OK | X_OK) == 0 else {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// One line to log when the directory is open to other users and was not
+    /// tightened by ``create(_:)`` (it belongs to another user, or is a shared
+    /// sticky directory); `nil` when it is private.
+    public static func privacyWarning(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        return
+            "data directory \(path) has mode \(mode) and belongs to uid \(info.st_uid): other users may read the location history in it; make it 0700 (chmod 700) or choose another --data-dir"
     }
 }

@@ -54,6 +54,10 @@ private struct InMemoryTree: Sendable {
         if directories.contains(path) {
             throw LocationError.fileUnreadable(path: path, reason: "it is not a regular file")
         }
+        if let data = files[path], data.count > FileSystem.maxFileBytes {
+            throw LocationError.fileUnreadable(
+                path: path, reason: "it is larger than \(FileSystem.maxFileBytes) bytes, too large for a stored state")
+        }
         return files[path]
     }
 

@@ -32,23 +32,7 @@ private enum Posix {
     }
 
     static func createDirectory(_ path: String) throws {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw LocationError.cannotWrite(path: prefix, reason: reason())
-            }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw LocationError.cannotWrite(path: path, reason: "it exists and is not a directory")
-        }
-        guard access(path, R_OK | W_OK | X_OK) == 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
-        }
+        try DataDirectory.create(path: path)
     }
 
     static func load(_ path: String) throws -> Data? {
@@ -66,6 +50,9 @@ private enum Posix {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw LocationError.fileUnreadable(path: path, reason: "it is not a regular file")
         }
+        let tooLarge = LocationError.fileUnreadable(
+            path: path, reason: "it is larger than \(FileSystem.maxFileBytes) bytes, too large for a stored state")
+        guard info.st_size <= FileSystem.maxFileBytes else { throw tooLarge }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -76,6 +63,7 @@ private enum Posix {
             }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
+            guard data.count <= FileSystem.maxFileBytes else { throw tooLarge }
         }
     }
 

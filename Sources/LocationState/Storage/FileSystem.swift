@@ -12,7 +12,8 @@ public struct FileSystem: Sendable {
     public var createDirectory: @Sendable (_ path: String) throws -> Void
     /// The contents of the regular file at the path, or `nil` if nothing is there.
     /// Throws if something is there that cannot be read as a regular file (a
-    /// directory, a symbolic link, a file without read permission).
+    /// directory, a symbolic link, a file without read permission) or that is
+    /// larger than ``maxFileBytes``, which is then not read at all.
     public var load: @Sendable (_ path: String) throws -> Data?
     /// Replaces the file at the path with `data`, atomically and durably: mode
     /// 0600, written to a temporary file in the same directory, synced, renamed
@@ -24,6 +25,10 @@ public struct FileSystem: Sendable {
     public var moveItem: @Sendable (_ source: String, _ destination: String) throws -> Void
     /// The names of the entries in the directory at the path (not `.` and `..`).
     public var contentsOfDirectory: @Sendable (_ path: String) throws -> [String]
+
+    /// The largest file ``load`` reads: the stores keep small JSON files, and a
+    /// larger one is not theirs (or is damaged), so it is refused rather than read whole.
+    public static let maxFileBytes = 1 << 20
 
     public init(
         createDirectory: @escaping @Sendable (_ path: String) throws -> Void,

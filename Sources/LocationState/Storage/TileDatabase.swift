@@ -1,12 +1,25 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The tile log on disk: one SQLite database (through GRDB, in WAL mode) with a row
 /// per tile seen: zoom, x, y, first and last sighting, visits.
 ///
 /// One process writes (the daemon, or a replay with a data directory); any number may
 /// read at the same time through ``openReadOnly(at:)``, since WAL lets readers go on
 /// while a writer commits.
+///
+/// The database and its `-wal` and `-shm` files are never symbolic links (a link is
+/// refused before SQLite opens anything, so nothing is created at a link's target)
+/// and are mode 0600 whatever the umask: the database file is created by locationd
+/// with 0600, and SQLite gives the `-wal` and `-shm` files the database's mode.
 ///
 /// - Important: a file that is not a usable tile database is never overwritten,
 ///   repaired or deleted: opening it fails with ``LocationError/databaseCorrupt(path:reason:)``.
@@ -42,7 +55,7 @@ public struct TileDatabase: Sendable {
         let path = url.path
         let directory = url.deletingLastPathComponent()
         try DataDirectory.create(directory)
-        let existed = FileManager.default.fileExists(atPath: path)
+        try createPrivateFile(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         let (seconds, attoseconds) = busyTimeout.components
@@ -57,7 +70,6 @@ public struct TileDatabase: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try migrator.migrate(queue)
-            if !existed { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
             let database = TileDatabase(url: url, queue: queue)
             try database.checkSchema()
             return database
@@ -73,7 +85,9 @@ public struct TileDatabase: Sendable {
     ///   ``LocationError/databaseCorrupt(path:reason:)`` when it is not a tile database.
     public static func openReadOnly(at url: URL) throws(LocationError) -> TileDatabase {
         let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else { throw .noTileDatabase(path: path) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .noTileDatabase(path: path) }
+        try refuseLinks(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "locationd.tiles.reader"
@@ -114,16 +128,30 @@ public struct TileDatabase: Sendable {
     }
 
     /// The tiles at one zoom, or at every zoom when `zoom` is `nil`, ordered by zoom, x, y.
+    ///
+    /// - Important: holds them all in memory; use ``forEachTile(zoom:_:)`` for a log of any size.
     public func tiles(zoom: Int? = nil) throws(LocationError) -> [TileRecord] {
+        var records: [TileRecord] = []
+        try forEachTile(zoom: zoom) { records.append($0) }
+        return records
+    }
+
+    /// Hands the tiles at one zoom, or at every zoom when `zoom` is `nil`, to `body`
+    /// one at a time, ordered by zoom, x, y (the table's own order: no sort), from a
+    /// cursor: memory stays flat whatever the size of the log.
+    ///
+    /// - Throws: ``LocationError/databaseCorrupt(path:reason:)`` for an impossible
+    ///   tile, or what `body` throws, as a ``LocationError``.
+    public func forEachTile(zoom: Int? = nil, _ body: (TileRecord) throws -> Void) throws(LocationError) {
         try read { db in
             let rows =
                 if let zoom {
-                    try Row.fetchAll(
+                    try Row.fetchCursor(
                         db, sql: "SELECT * FROM tile WHERE zoom = ? ORDER BY zoom, x, y", arguments: [zoom])
                 } else {
-                    try Row.fetchAll(db, sql: "SELECT * FROM tile ORDER BY zoom, x, y")
+                    try Row.fetchCursor(db, sql: "SELECT * FROM tile ORDER BY zoom, x, y")
                 }
-            return try rows.map { row in try Self.record(row, path: url.path) }
+            while let row = try rows.next() { try body(try Self.record(row, path: url.path)) }
         }
     }
 
@@ -159,14 +187,17 @@ public struct TileDatabase: Sendable {
         }
     }
 
-    /// The largest square block of visited tiles at the zoom (``TileSquare/largest(in:)``).
+    /// The largest square block of visited tiles at the zoom (``TileSquare/largest(in:)``),
+    /// streamed in the table's (x, y) order through a ``TileSquare/Scanner``: memory
+    /// follows the height of the covered extent, not the number of tiles.
     public func maxSquare(zoom: Int) throws(LocationError) -> TileSquare? {
-        let tiles = try read { db in
-            try Row.fetchAll(db, sql: "SELECT x, y FROM tile WHERE zoom = ?", arguments: [zoom]).map { row in
-                Tile(unchecked: zoom, x: row["x"], y: row["y"])
-            }
+        try read { db in
+            var scanner = TileSquare.Scanner()
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT x, y FROM tile WHERE zoom = ? ORDER BY x, y", arguments: [zoom])
+            while let row = try rows.next() { scanner.add(Tile(unchecked: zoom, x: row[0], y: row[1])) }
+            return scanner.largest
         }
-        return TileSquare.largest(in: tiles)
     }
 
     /// Runs `PRAGMA integrity_check`: `true` when SQLite finds the file sound.
@@ -220,6 +251,40 @@ public struct TileDatabase: Sendable {
         return migrator
     }()
 
+    /// Throws when the database, its `-wal` or its `-shm` file is a symbolic link.
+    private static func refuseLinks(_ path: String) throws(LocationError) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: file) }
+        }
+    }
+
+    /// Creates the database file with mode 0600 when missing, never through a
+    /// symbolic link, and takes group and other permissions away from it and its
+    /// `-wal` and `-shm` files when they are ours (files made by an older version).
+    private static func createPrivateFile(_ path: String) throws(LocationError) {
+        try refuseLinks(path)
+        let descriptor = openPrivateFile(path)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .symbolicLink(path: path) }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .databaseCorrupt(path: path, reason: "it is not a regular file")
+        }
+        if info.st_mode & 0o077 != 0, info.st_uid == geteuid() { fchmod(descriptor, 0o600) }
+        for file in [path + "-wal", path + "-shm"] {
+            var journal = stat()
+            if lstat(file, &journal) == 0, journal.st_mode & S_IFMT == S_IFREG, journal.st_mode & 0o077 != 0,
+                journal.st_uid == geteuid()
+            {
+                chmod(file, 0o600)
+            }
+        }
+    }
+
     /// Maps what SQLite or the file system reported to the one sentence a user can act on.
     static func locationError(_ error: any Error, path: String) -> LocationError {
         if let error = error as? LocationError { return error }
@@ -261,6 +326,12 @@ public struct TileZoomSummary: Sendable, Hashable {
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
     }
+}
+
+/// `open(2)` of a file to create with mode 0600, never through a symbolic link;
+/// named apart from ``TileDatabase/open(at:busyTimeout:)``.
+private func openPrivateFile(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
 }
 
 /// A one-phrase reason for an error that is not SQLite's.

@@ -66,6 +66,16 @@ enum ControlAnswers {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
+    /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
+    /// region file, how many regions it holds, and the identifiers of those the device is
+    /// in and of those it waits to dwell in, sorted.
+    static func regions(file: String, count: Int, membership: MembershipState) -> String {
+        let inside = membership.inside.sorted().map { ControlReply.jsonString($0.rawValue) }
+        let pending = membership.pendingSince.keys.sorted().map { ControlReply.jsonString($0.rawValue) }
+        return #"{"class":"REGIONS","file":"# + ControlReply.jsonString(file) + #","count":\#(count),"inside":["#
+            + inside.joined(separator: ",") + #"],"pending":["# + pending.joined(separator: ",") + "]}"
+    }
+
     /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
     static func watchLine(_ location: Location?) -> String {
         location?.jsonString ?? #"{"class":"TPV","mode":1}"#

@@ -45,9 +45,9 @@ enum ControlClient {
             }
         }
         let message = Array((request + "\n").utf8)
-        guard message.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == message.count else {
-            throw .unavailable("\(socketPath): the daemon closed the connection")
-        }
+        // A daemon without a free client slot answers with an error and closes at
+        // once, maybe before the request arrives: its answer is read all the same.
+        let sent = message.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == message.count
         var line: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -63,6 +63,7 @@ enum ControlClient {
             line += chunk[..<count]
             guard line.count <= 1 << 20 else { break }
         }
-        throw .unavailable("\(socketPath): the daemon closed the connection without an answer")
+        throw .unavailable(
+            "\(socketPath): the daemon closed the connection\(sent ? " without an answer" : "")")
     }
 }

@@ -8,6 +8,9 @@ enum ControlReply {
         #"{"class":"WATCH","enable":\#(enabled)}"#
     }
 
+    /// What a client beyond the server's limit receives before it is closed.
+    static let tooManyClients = error("too many clients")
+
     /// An error object, as gpsd sends for a request it cannot answer.
     static func error(_ message: String) -> String {
         #"{"class":"ERROR","message":\#(jsonString(message))}"#
@@ -24,7 +27,8 @@ enum ControlReply {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }

@@ -14,6 +14,8 @@ enum ControlRequest: Equatable, Sendable {
     case status
     /// The daemon's name and protocol version.
     case version
+    /// The region file and the regions the device is in.
+    case regions
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
 
@@ -31,6 +33,7 @@ enum ControlRequest: Equatable, Sendable {
         case "LAST": self = .last
         case "STATUS": self = .status
         case "VERSION": self = .version
+        case "REGIONS": self = .regions
         case "WATCH":
             let compact = argument.filter { !$0.isWhitespace }
             self = compact.contains("\"enable\":false") ? .unwatch : .watch
@@ -38,18 +41,22 @@ enum ControlRequest: Equatable, Sendable {
         }
     }
 
-    /// Splits buffered bytes into complete requests; returns them and how many bytes they used.
+    /// Splits buffered bytes into complete requests; returns them, how many bytes they
+    /// used, and the length of the longest one (without its terminator), so that the
+    /// caller can bound every request, not only the unterminated rest.
     ///
     /// A request ends at `;` or `\n`; blank requests are skipped. Bytes after the last
     /// terminator stay for the next read.
-    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int) {
+    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int, longest: Int) {
         var requests: [ControlRequest] = []
         var start = 0
         var index = 0
         var current: [UInt8] = []
+        var longest = 0
         for byte in bytes {
             index += 1
             if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "\n") {
+                longest = max(longest, current.count)
                 let text = String(decoding: current, as: UTF8.self)
                 if !text.allSatisfy({ $0.isWhitespace }) {
                     requests.append(ControlRequest(parsing: Substring(text)))
@@ -60,6 +67,6 @@ enum ControlRequest: Equatable, Sendable {
                 current.append(byte)
             }
         }
-        return (requests, start)
+        return (requests, start, longest)
     }
 }

@@ -3,10 +3,11 @@ import LocationState
 
 extension ControlResponder {
     /// The daemon's answers: from its current fix, its status, the fixes counted and
-    /// the last fix store (for `?LAST;` when nothing is current).
+    /// the last fix store (for `?LAST;` when nothing is current), and the region
+    /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
     static func daemon(
         deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
-        lastFix: LastFixStore, startedAt: Date, mqtt: MQTTPublisher? = nil
+        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil, mqtt: MQTTPublisher? = nil
     ) -> ControlResponder {
         ControlResponder(
             last: {
@@ -21,11 +22,30 @@ extension ControlResponder {
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the
                 // device is now; before any fix there is nothing to say yet.
-                let observation = deviceLocation.observe(policy: .all, sendingCurrentValue: true) { change in
+                // One serial queue for both kinds of line: a region event is made after
+                // its fix is in deviceLocation, so its line comes after that fix's TPV
+                // line (a burst of fixes may put later TPV lines before it).
+                let queue = DispatchQueue(label: "locationd.control.watch")
+                let observation = deviceLocation.observe(on: queue, policy: .all, sendingCurrentValue: true) { change in
                     if change.old == nil, change.new == nil { return }
                     send(ControlAnswers.watchLine(change.new))
                 }
-                return { observation.cancel() }
-            })
+                let events = regions?.monitor.events.observe(on: queue, policy: .all) { change in
+                    for event in change.new { send(event.jsonString) }
+                }
+                return {
+                    observation.cancel()
+                    events?.cancel()
+                }
+            },
+            regions: regions.map(regionsAnswer))
+    }
+
+    /// `?REGIONS;` for the daemon's region monitoring.
+    private static func regionsAnswer(_ service: RegionService) -> @Sendable () -> String {
+        {
+            ControlAnswers.regions(
+                file: service.path, count: service.monitor.regions.count, membership: service.monitor.current)
+        }
     }
 }

@@ -10,4 +10,6 @@ struct ControlResponder: Sendable {
     /// Starts a stream for `?WATCH;`: `send` receives one JSON object per change, in
     /// order, from any thread. The returned closure ends the stream.
     var watch: @Sendable (_ send: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void
+    /// The answer to `?REGIONS;`; nil when the daemon monitors no regions.
+    var regions: (@Sendable () -> String)? = nil
 }

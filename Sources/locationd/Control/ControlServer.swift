@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// - Important: Every resource a client can make the daemon spend is bounded: the
 ///   number of clients (`Limits.maxClients`; one more gets an error object and is
-///   closed), the length of an unterminated request (`maxRequestBytes`; longer
-///   closes the connection), and the output queued for a client that does not read
+///   closed), the length of every request, terminated or not (`maxRequestBytes`;
+///   longer is answered with an error and closes the connection, and no request of
+///   that read is answered), and the output queued for a client that does not read
 ///   (`maxQueuedBytes`; beyond it the client is dropped, it never slows the daemon).
 final class ControlServer: Sendable {
     /// The bounds on what clients may cost.
@@ -173,7 +174,7 @@ private final class ControlConnection: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         guard admitted else {
-            Self.send(ControlReply.error("too many clients"), on: context.channel)
+            Self.send(ControlReply.tooManyClients, on: context.channel)
             context.close(promise: nil)
             return
         }
@@ -191,9 +192,9 @@ private final class ControlConnection: ChannelInboundHandler {
         guard admitted else { return }
         let buffer = unwrapInboundIn(data)
         pending.append(contentsOf: buffer.readableBytesView)
-        let (requests, consumed) = ControlRequest.split(pending)
+        let (requests, consumed, longest) = ControlRequest.split(pending)
         pending.removeFirst(consumed)
-        guard pending.count <= limits.maxRequestBytes else {
+        guard pending.count <= limits.maxRequestBytes, longest <= limits.maxRequestBytes else {
             logger.notice("control socket: request longer than \(limits.maxRequestBytes) bytes; closing the client")
             Self.send(ControlReply.error("request too long"), on: context.channel)
             context.close(promise: nil)
@@ -216,6 +217,10 @@ private final class ControlConnection: ChannelInboundHandler {
             Self.send(responder.status(), on: channel)
         case .version:
             Self.send(ControlReply.version, on: channel)
+        case .regions:
+            Self.send(
+                responder.regions?() ?? ControlReply.error("region monitoring is not configured (no regions file)"),
+                on: channel)
         case .watch:
             Self.send(ControlReply.watch(enabled: true), on: channel)
             guard stopWatching == nil else { return }

@@ -19,6 +19,7 @@ final class Daemon: Sendable {
     private let tiles: TileLogger
     private let lastFix: LastFixStore
     private let server: ControlServer
+    let regions: RegionService?
     private let mqtt: MQTTPublisher?
     private let counter = FixCounter()
     /// The configuration in force, which SIGHUP replaces.
@@ -29,7 +30,7 @@ final class Daemon: Sendable {
         (self.source, self.configuration, self.logger) = (source, configuration, logger)
         current = Mutex(configuration)
         let directory = configuration.dataDirectory
-        try Daemon.prepare(directory: directory)
+        try Daemon.prepare(directory: directory, logger: logger)
         lock = try DaemonLock(directory: directory)
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
@@ -39,6 +40,12 @@ final class Daemon: Sendable {
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
         lastFix = try LastFixStore(directory: directory, logger: logger)
+        let deviceLocation = coordinator.deviceLocation
+        regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
+            try RegionService(
+                configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
+                logger: logger)
+        }
         mqtt =
             configuration.mqtt.isEnabled
             ? try MQTTPublisher(
@@ -48,12 +55,12 @@ final class Daemon: Sendable {
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: Date(), mqtt: mqtt),
+                lastFix: lastFix, startedAt: Date(), regions: regions, mqtt: mqtt),
             logger: logger)
     }
 
     /// The services, in start order; the group stops them in the reverse order.
-    private func services(signals: DaemonSignals) -> [any Service] {
+    private func services(signals: ProcessSignals) -> [any Service] {
         let (deviceLocation, counter, lastFix, tiles) = (coordinator.deviceLocation, counter, lastFix, tiles)
         // Every listener here takes microseconds a fix: the tile database and the last
         // fix file are written from writer queues of their own, the track with at most
@@ -77,6 +84,7 @@ final class Daemon: Sendable {
                     }
                     return { observation.cancel() }
                 }, close: { try lastFix.flush() }))
+        if let regions { services.append(regions) }
         if let mqtt {
             services.append(MQTTService(publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status))
         }
@@ -88,7 +96,7 @@ final class Daemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
-    func run(signals: DaemonSignals) async throws(LocationError) {
+    func run(signals: ProcessSignals) async throws(LocationError) {
         if let restored = lastFix.lastFix { coordinator.restore(restored) }
         do {
             try await server.start()

@@ -31,6 +31,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     var freshnessTimeoutSeconds: Double = 5
     var logLevel: Logger.Level = .info
     var record = false
+    /// Region monitoring: the region file, hooks, dwell (its own keys).
+    var regions = RegionConfiguration()
     var mqtt = MQTTConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
@@ -54,6 +56,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if freshnessTimeoutSeconds != other.freshnessTimeoutSeconds { keys.append("freshness-timeout") }
         if logLevel != other.logLevel { keys.append("log-level") }
         if record != other.record { keys.append("record") }
+        if regions != other.regions { keys.append("regions") }
         if mqtt != other.mqtt { keys.append("mqtt") }
         return keys
     }
@@ -94,6 +97,7 @@ struct DaemonConfiguration: Equatable, Sendable {
             else { throw .usage("\(origin): record must be true or false, not \(Self.shown(value))") }
             record = flag
         default:
+            if try regions.apply(key: key, value: value, origin: origin) { break }
             guard try mqtt.apply(key: key, value: value, origin: origin) else {
                 throw .usage("\(origin): unknown setting \(Self.shown(key))")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -10,16 +11,31 @@ import LocationState
 /// `flock(2)` on `DIR/locationd.lock`: the kernel drops it when the process ends,
 /// however it ends, so a killed daemon never leaves a stale lock behind. The file
 /// holds the owner's pid, for the message a second daemon prints.
+///
+/// Taking the lock also makes the directory private (``DataDirectory/create(path:)``:
+/// 0700, or a warning when it is not ours), and refuses a lock file that is a
+/// symbolic link or not a regular file: its target is never written.
 final class DaemonLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock or throws `LocationError` naming the daemon that holds it.
-    init(directory: String) throws(LocationError) {
+    ///
+    /// - Parameter logger: where a data directory open to other users is reported.
+    init(directory: String, logger: Logger = Logger(label: "locationd")) throws(LocationError) {
+        try DataDirectory.create(path: directory)
+        if let warning = DataDirectory.privacyWarning(directory) { logger.warning("\(warning)") }
         let path = directory + "/locationd.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
+            if errno == ELOOP { throw .symbolicLink(path: path) }
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .cannotWrite(path: path, reason: "it is not a regular file; remove it")
+        }
+        if info.st_mode & 0o077 != 0, info.st_uid == geteuid() { fchmod(fd, 0o600) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }

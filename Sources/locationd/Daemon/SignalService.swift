@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// A second SIGTERM during shutdown changes nothing: the stores are being flushed,
 /// and the daemon still stops as soon as they are.
 struct SignalService: Service {
-    let signals: DaemonSignals
+    let signals: ProcessSignals
     /// Re-reads the configuration; logs what it did or why it kept the old one.
     let reload: @Sendable () -> Void
     let logger: Logger
@@ -20,7 +20,7 @@ struct SignalService: Service {
     func run() async throws {
         for await number in signals.received.cancelOnGracefulShutdown() {
             guard number == SIGHUP else {
-                logger.info("received \(DaemonSignals.name(number)); stopping")
+                logger.info("received \(ProcessSignals.name(number)); stopping")
                 SystemdNotifier.notify("STOPPING=1")
                 return
             }

@@ -4,7 +4,7 @@ import Dispatch
     import Glibc
 #endif
 
-/// SIGTERM, SIGINT and SIGHUP, taken over from the moment the daemon starts and
+/// SIGTERM, SIGINT and SIGHUP, taken over from the moment the daemon (or a replay) starts and
 /// turned into an awaitable sequence.
 ///
 /// Made before anything else in `locationd run`, so that a signal that comes while
@@ -15,7 +15,7 @@ import Dispatch
 /// bytes into ``received``. A signal source of Dispatch alone could lose a signal
 /// that came between taking away the default action and the source's registration,
 /// which happens later, on Dispatch's own thread: the daemon then never stopped.
-final class DaemonSignals: Sendable {
+final class ProcessSignals: Sendable {
     /// The signals received, in order; buffered until read.
     let received: AsyncStream<Int32>
     /// Reads the pipe; made in `init` and otherwise only touched by `deinit`, when no
@@ -78,6 +78,6 @@ final class DaemonSignals: Sendable {
 
 /// The pipe's write end, for the signal handler, which can capture nothing.
 ///
-/// Written once, in `DaemonSignals.init`, before the handlers that read it are
+/// Written once, in `ProcessSignals.init`, before the handlers that read it are
 /// installed (`sigaction` orders the two); one daemon per process makes one.
 nonisolated(unsafe) private var signalPipe: Int32 = -1

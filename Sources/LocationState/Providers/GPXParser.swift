@@ -1,0 +1,300 @@
+import CLibXML2
+import Foundation
+
+/// The state of one GPX document being parsed: the libxml2 push parser's context and the
+/// SAX2 callbacks that turn track points into events.
+///
+/// Not thread-safe; ``GPXDecoder`` keeps it behind a mutex.
+final class GPXParser {
+    /// The longest text of a point's field kept (a number, a time); longer is malformed.
+    static let maximumTextLength = 256
+    /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
+    static let maximumDepth = 256
+
+    /// The children of a track point whose text is read.
+    private enum Field {
+        case elevation, time, fix, satellites, hdop, vdop, speed, course
+    }
+
+    private(set) var statistics = NMEAStatistics()
+    private let options: NMEAEpochAssembler.Options
+    private var context: xmlParserCtxtPtr?
+    /// Events completed during the current ``parse(_:terminate:)``.
+    private var events: [ProviderEvent] = []
+    /// Elements open now.
+    private var depth = 0
+    /// The track point being read, and the depth of its element.
+    private var point: Location?
+    private var pointDepth = 0
+    /// The field being read, the depth of its element, and its text so far.
+    private var field: Field?
+    private var fieldDepth = 0
+    private var text: [UInt8] = []
+    /// Track points read since the last segment break (or the start).
+    private var pointsInSegment = 0
+    /// The first bytes of the document, kept until there are four to create the context with.
+    private var head: [UInt8] = []
+
+    init(options: NMEAEpochAssembler.Options) {
+        self.options = options
+        text.reserveCapacity(GPXParser.maximumTextLength)
+    }
+
+    deinit {
+        guard let context else { return }
+        if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Parses the next bytes of the document (`terminate`: the end of it) and returns the
+    /// events they completed, in order.
+    func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [ProviderEvent] {
+        guard statistics.stopReason == nil else { return [] }
+        var remaining = bytes
+        if context == nil {
+            // libxml2 detects the encoding (a BOM, UTF-16) from the first four bytes.
+            let taken = min(4 - head.count, remaining.count)
+            head += remaining.prefix(taken)
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(taken))
+            guard head.count == 4 || terminate else { return [] }
+            context = head.withUnsafeBytes { makeContext($0) }
+            guard context != nil else {
+                statistics.stopReason = "libxml2 could not start a parser"
+                return []
+            }
+        }
+        if !remaining.isEmpty || terminate {
+            let base = remaining.baseAddress?.assumingMemoryBound(to: CChar.self)
+            xmlParseChunk(context, base, Int32(remaining.count), terminate ? 1 : 0)
+        }
+        if terminate || statistics.stopReason != nil, point != nil {
+            // Cut short inside a track point.
+            statistics.malformedSentences += 1
+            point = nil
+            field = nil
+        }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    private func makeContext(_ head: UnsafeRawBufferPointer) -> xmlParserCtxtPtr? {
+        _ = GPXParser.libraryInitialized
+        var handler = xmlSAXHandler()
+        // The SAX2 defaults keep the DTD's declarations in a document of their own (for
+        // entities), without loading anything: no DTD loading, no entity substitution.
+        xmlSAXVersion(&handler, 2)
+        handler.startElement = nil
+        handler.endElement = nil
+        handler.startElementNs = { context, name, _, _, _, _, attributeCount, _, attributes in
+            guard let parser = GPXParser.of(context), let name else { return }
+            parser.start(name, attributeCount, attributes)
+        }
+        handler.endElementNs = { context, _, _, _ in
+            GPXParser.of(context)?.end()
+        }
+        handler.characters = { context, characters, count in
+            guard let parser = GPXParser.of(context), let characters else { return }
+            parser.characters(characters, Int(count))
+        }
+        handler.ignorableWhitespace = nil
+        handler.cdataBlock = handler.characters
+        handler.reference = nil
+        handler.comment = nil
+        handler.processingInstruction = nil
+        handler.resolveEntity = nil
+        handler.externalSubset = nil
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        handler.serror = { context, error in
+            guard let parser = GPXParser.of(context), let error else { return }
+            parser.failed(error.pointee)
+        }
+        // No user data: libxml2's own SAX2 callbacks (the DTD's) take the context as theirs.
+        let context = xmlCreatePushParserCtxt(
+            &handler, nil, head.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(head.count), nil)
+        guard let context else { return nil }
+        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        return context
+    }
+
+    /// The parser whose libxml2 context is `context` (a callback's first argument).
+    ///
+    /// Unretained: the parser owns the context and frees it in `deinit`, so the parser
+    /// is alive whenever the context calls back.
+    private static func of(_ context: UnsafeMutableRawPointer?) -> GPXParser? {
+        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        return Unmanaged<GPXParser>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    /// libxml2's global state, set up once for the process before the first parser.
+    private static let libraryInitialized: Void = xmlInitParser()
+
+    private func start(
+        _ name: UnsafePointer<xmlChar>, _ attributeCount: Int32,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        depth += 1
+        guard depth <= GPXParser.maximumDepth else {
+            // libxml2's push parser does not bound nesting itself; its stacks would grow with the file.
+            stop("elements nested deeper than \(GPXParser.maximumDepth)")
+            return
+        }
+        let name = String(cString: name)
+        if point != nil {
+            guard field == nil else { return }
+            let child: Field? =
+                switch name {
+                case "ele": .elevation
+                case "time": .time
+                case "fix": .fix
+                case "sat": .satellites
+                case "hdop": .hdop
+                case "vdop": .vdop
+                case "speed": .speed
+                case "course": .course
+                default: nil
+                }
+            if let child {
+                field = child
+                fieldDepth = depth
+                text.removeAll(keepingCapacity: true)
+            } else if name == "trkpt" {
+                // A track point inside a track point: the outer one is malformed.
+                statistics.malformedSentences += 1
+                startPoint(attributeCount, attributes)
+            }
+            return
+        }
+        switch name {
+        case "trkpt": startPoint(attributeCount, attributes)
+        case "trkseg":
+            if pointsInSegment > 0 { events.append(.noFix(nil)) }
+            pointsInSegment = 0
+        case "wpt": statistics.skippedWaypoints += 1
+        case "rtept": statistics.skippedRoutePoints += 1
+        default: break
+        }
+    }
+
+    private func startPoint(_ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        statistics.sentences += 1
+        pointsInSegment += 1
+        var location = Location(mode: .twoD, source: options.source, device: options.device)
+        if let attributes {
+            // Five pointers per attribute: local name, prefix, namespace, value start, value end.
+            for index in 0..<Int(max(attributeCount, 0)) {
+                guard let name = attributes[5 * index], let start = attributes[5 * index + 3],
+                    let end = attributes[5 * index + 4], attributes[5 * index + 2] == nil
+                else { continue }
+                let value = GPXParser.number(UnsafeBufferPointer(start: start, count: end - start))
+                if strcmp(name, "lat") == 0 {
+                    location.lat = value
+                } else if strcmp(name, "lon") == 0 {
+                    location.lon = value
+                }
+            }
+        }
+        point = location
+        pointDepth = depth
+        field = nil
+    }
+
+    private func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+        guard field != nil else { return }
+        guard text.count + count <= GPXParser.maximumTextLength else {
+            // Too long for a number or a time: the field is dropped.
+            text.removeAll(keepingCapacity: true)
+            text.append(0)
+            return
+        }
+        guard text.first != 0 else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    private func end() {
+        defer { depth -= 1 }
+        if let field, depth == fieldDepth {
+            self.field = nil
+            read(field)
+        } else if point != nil, depth == pointDepth {
+            endPoint()
+        }
+    }
+
+    /// Puts the text of `field` into the point.
+    private func read(_ field: Field) {
+        if text.first == 0 {
+            statistics.malformedSentences += 1
+            return
+        }
+        let value = text.withUnsafeBufferPointer { GPXParser.number($0) }
+        switch field {
+        case .elevation:
+            point?.altMSL = value
+            if value != nil, point?.mode == .twoD { point?.mode = .threeD }
+        case .time: point?.time = UTCCalendar.parseISO8601(GPXParser.trimmed(text))
+        case .fix:
+            switch GPXParser.trimmed(text) {
+            case "none": point?.mode = .noFix
+            case "2d": point?.mode = .twoD
+            case "3d": point?.mode = .threeD
+            case "dgps": point?.status = 2
+            default: break
+            }
+        case .satellites: point?.satellitesUsed = value.flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
+        case .hdop: point?.hdop = value
+        case .vdop: point?.epv = value.map { $0 * 23 }
+        case .speed: point?.speed = value
+        case .course: point?.track = value
+        }
+    }
+
+    private func endPoint() {
+        guard var location = point else { return }
+        point = nil
+        field = nil
+        if location.mode == .noFix {
+            events.append(.noFix(location.time))
+            return
+        }
+        guard let lat = location.lat, let lon = location.lon, abs(lat) <= 90, abs(lon) <= 180 else {
+            statistics.malformedSentences += 1
+            return
+        }
+        if location.mode == .twoD { location.altMSL = nil }
+        if let hdop = location.hdop { location.eph = hdop * 19 }
+        statistics.fixes += 1
+        events.append(.fix(location))
+    }
+
+    /// A libxml2 error: the first fatal one ends the document.
+    private func failed(_ error: xmlError) {
+        guard error.level == XML_ERR_FATAL, statistics.stopReason == nil else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        let text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        stop("not well-formed XML: \(text.trimmingCharacters(in: .whitespaces))")
+    }
+
+    /// Ends the document at the current line, with `reason`.
+    private func stop(_ reason: String) {
+        guard statistics.stopReason == nil, let context else { return }
+        statistics.stopReason = "\(reason) (line \(xmlSAX2GetLineNumber(context)))"
+        xmlStopParser(context)
+    }
+
+    /// The text without surrounding XML white space.
+    private static func trimmed(_ bytes: [UInt8]) -> String {
+        let isSpace = { (byte: UInt8) in byte == 32 || byte == 9 || byte == 10 || byte == 13 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    /// A finite decimal number, with surrounding white space; nil otherwise.
+    private static func number(_ bytes: UnsafeBufferPointer<xmlChar>) -> Double? {
+        guard let value = Double(trimmed(Array(bytes))), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import LocationState
+
+/// `locationd regions`: the regions, and which the device is in now.
+///
+/// The membership comes from the running daemon (`?REGIONS;`), else from the store
+/// the daemon keeps (`regionMembership.json` in the data directory), read without
+/// changing it. The regions come from `--regions`, else from the file the daemon uses.
+struct RegionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "regions",
+        abstract: "List the regions and which of them the device is in.",
+        discussion: """
+            Asks the running daemon; when none answers, reads the membership the daemon stored. \
+            Exit status 0; 64 bad usage or a bad region file; 66 a region file that cannot be read; \
+            69 daemon or store unavailable.
+            """)
+
+    @OptionGroup var dataDirectory: DataDirectoryOption
+
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("The GeoJSON region file (default: the daemon's).", valueName: "file"))
+    var regions: String?
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        do {
+            print(try listing(), terminator: "")
+        } catch {
+            throw error.exit()
+        }
+    }
+
+    private func listing() throws(LocationError) -> String {
+        let directory = dataDirectory.url.path
+        let socketPath = socket ?? directory + "/control.sock"
+        var file = regions
+        var membership: MembershipState
+        let origin: String
+        if let answer = try Self.ask(socketPath: socketPath) {
+            file = file ?? answer.file
+            var pending: [RegionID: Date] = [:]
+            for id in answer.pending { pending[RegionID(id)] = Date() }
+            membership = MembershipState(
+                inside: Set(answer.inside.map { RegionID($0) }), pendingSince: pending, settled: true)
+            origin = "daemon"
+        } else {
+            membership = try Self.stored(in: directory)
+            origin = "store"
+            StandardError.write(
+                "locationd: no daemon monitors regions on \(socketPath); membership stored in \(directory)\n")
+        }
+        guard let file else { throw .usage("no region file: name one with --regions FILE") }
+        let set = try RegionSet.load(geoJSONFile: file)
+        membership = membership.retaining(set)
+        return json ? Self.json(set, membership, file: file, origin: origin) : Self.text(set, membership)
+    }
+
+    /// The daemon's `?REGIONS;` answer; nil when no daemon answers or it monitors no regions.
+    private static func ask(socketPath: String) throws(LocationError) -> DaemonAnswer? {
+        guard let line = try ControlClient.ask("?REGIONS;", socketPath: socketPath) else { return nil }
+        guard let answer = try? JSONDecoder().decode(DaemonAnswer.self, from: Data(line.utf8)),
+            answer.class == "REGIONS"
+        else { return nil }
+        return answer
+    }
+
+    /// The `?REGIONS;` answer's fields.
+    private struct DaemonAnswer: Decodable {
+        let `class`: String
+        let file: String
+        let inside: [String]
+        let pending: [String]
+    }
+
+    /// The membership the daemon stored, or none; never changes the file.
+    static func stored(in directory: String) throws(LocationError) -> MembershipState {
+        let path = directory + "/" + RegionMonitor.key + ".json"
+        guard let data = FileManager.default.contents(atPath: path) else { return .initial }
+        do {
+            return try JSONDecoder().decode(MembershipState.self, from: data)
+        } catch {
+            throw .unavailable("\(path): the stored membership cannot be decoded; the daemon will move it aside")
+        }
+    }
+
+    /// `in    home  "Home"  circle 100 m`, one line per region.
+    static func text(_ set: RegionSet, _ membership: MembershipState) -> String {
+        set.regions.map { region in
+            let mark =
+                membership.inside.contains(region.id)
+                ? "in  " : membership.pendingSince[region.id] != nil ? "wait" : "out "
+            return "\(mark)  \(region.id)  \"\(region.name)\"  \(shape(region))\n"
+        }.joined()
+    }
+
+    static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
+        let regions = set.regions.map { region in
+            #"{"id":"# + ControlReply.jsonString(region.id.rawValue) + #","name":"#
+                + ControlReply.jsonString(region.name)
+                + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
+        }
+        return #"{"class":"REGIONS","file":"# + ControlReply.jsonString(file) + #","from":"\#(origin)","regions":["#
+            + regions.joined(separator: ",") + "]}\n"
+    }
+
+    private static func type(_ region: Region) -> String {
+        if case .circle = region.geometry { "circle" } else { "polygon" }
+    }
+
+    private static func shape(_ region: Region) -> String {
+        switch region.geometry {
+        case .circle(let lat, let lon, let radius): String(format: "circle %.0f m around %.6f %.6f", radius, lat, lon)
+        case .polygons(let parts): parts.count == 1 ? "polygon" : "multipolygon of \(parts.count)"
+        }
+    }
+}

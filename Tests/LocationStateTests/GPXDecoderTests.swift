@@ -1,0 +1,347 @@
+import Foundation
+import Testing
+
+@testable import LocationState
+
+/// Decodes `bytes` with a fresh GPX decoder, handing it `chunkSize` bytes at a time.
+private func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([ProviderEvent], NMEAStatistics) {
+    var decoder = GPXDecoder()
+    var events: [ProviderEvent] = []
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(offset + chunkSize, bytes.count)
+        bytes[offset..<end].withUnsafeBytes { decoder.decode($0) { events.append($0) } }
+        offset = end
+    }
+    decoder.finish { events.append($0) }
+    return (events, decoder.statistics)
+}
+
+private func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEvent], NMEAStatistics) {
+    decodeGPX(Array(text.utf8), chunkSize: chunkSize)
+}
+
+private func date(_ text: String) -> Date? { UTCCalendar.parseISO8601(text) }
+
+/// GPX files as common producers write them (synthesized here, after their published
+/// formats), and bad XML (issue #14, part 2).
+struct GPXDecoderTests {
+    /// Garmin Connect / Edge: TrackPointExtension v1 (heart rate, cadence) under a prefix
+    /// of its own choosing, and v2 with speed and course.
+    @Test func garminTrackPointExtensions() {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx creator="Garmin Connect" version="1.1" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+              <metadata><link href="connect.garmin.com"><text>Garmin Connect</text></link>
+                <time>2024-05-04T07:00:00.000Z</time></metadata>
+              <trk><name>Morning Ride</name><type>cycling</type>
+                <trkseg>
+                  <trkpt lat="47.3769" lon="8.5417"><ele>408.2</ele><time>2024-05-04T07:00:01.000Z</time>
+                    <extensions><ns3:TrackPointExtension><ns3:atemp>19.0</ns3:atemp><ns3:hr>96</ns3:hr>\
+            <ns3:cad>80</ns3:cad></ns3:TrackPointExtension></extensions></trkpt>
+                  <trkpt lat="47.3770" lon="8.5419"><ele>408.4</ele><time>2024-05-04T07:00:02.000Z</time>
+                    <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>97</gpxtpx:hr>\
+            <gpxtpx:speed>5.25</gpxtpx:speed><gpxtpx:course>71.5</gpxtpx:course></gpxtpx:TrackPointExtension>\
+            </extensions></trkpt>
+                </trkseg>
+              </trk>
+            </gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        let located = fixes(events)
+        #expect(located.count == 2 && events.count == 2)
+        #expect(located[0].lat == 47.3769 && located[0].lon == 8.5417 && located[0].altMSL == 408.2)
+        #expect(located[0].time == date("2024-05-04T07:00:01.000Z") && located[0].mode == .threeD)
+        #expect(located[0].speed == nil && located[0].track == nil)
+        #expect(located[1].speed == 5.25 && located[1].track == 71.5)
+        #expect(statistics.sentences == 2 && statistics.fixes == 2 && statistics.stopReason == nil)
+    }
+
+    /// OsmAnd: favourites as waypoints, `hdop`, and speed in `extensions`, both unnamespaced
+    /// (older versions) and in OsmAnd's namespace.
+    @Test func osmAndWithWaypointsAndSpeedInExtensions() {
+        let text = """
+            <?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
+            <gpx version="1.1" creator="OsmAnd~ 4.6.8" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:osmand="https://osmand.net">
+              <metadata><name>2024-05-04_09-12_Sat</name></metadata>
+              <wpt lat="52.5200" lon="13.4050"><time>2024-05-04T09:10:00Z</time><name>Café &amp; Bar</name>
+                <extensions><osmand:color>#b4eecc22</osmand:color></extensions></wpt>
+              <wpt lat="52.5210" lon="13.4060"><name>Parking</name></wpt>
+              <trk><trkseg>
+                <trkpt lat="52.5163" lon="13.3777"><ele>34.1</ele><time>2024-05-04T09:12:00Z</time><hdop>4.2</hdop>
+                  <extensions><speed>1.4</speed></extensions></trkpt>
+                <trkpt lat="52.5164" lon="13.3779"><ele>34.3</ele><time>2024-05-04T09:12:01Z</time><hdop>3.9</hdop>
+                  <extensions><osmand:speed>1.5</osmand:speed><osmand:heading>33</osmand:heading></extensions></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        let located = fixes(events)
+        #expect(located.count == 2 && events.count == 2)
+        #expect(located.map(\.speed) == [1.4, 1.5])
+        #expect(located[0].hdop == 4.2 && located[0].eph == 4.2 * 19)
+        #expect(located.allSatisfy { $0.lat! > 52.516 && $0.lat! < 52.517 })
+        #expect(statistics.skippedWaypoints == 2 && statistics.skippedRoutePoints == 0)
+        #expect(statistics.sentences == 2)
+    }
+
+    /// Strava's export: no speed, a schemaLocation, whitespace around values.
+    @Test func stravaExport() {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx creator="StravaGPX" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd" \
+            version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+             <metadata>
+              <time>2024-03-01T06:30:00Z</time>
+             </metadata>
+             <trk>
+              <name>Morning Run</name>
+              <type>running</type>
+              <trkseg>
+               <trkpt lat=" -33.8688000 " lon="151.2093000">
+                <ele> 12.4 </ele>
+                <time>
+                  2024-03-01T06:30:00Z
+                </time>
+               </trkpt>
+               <trkpt lat="-33.8689000" lon="151.2094000">
+                <ele>12.6</ele>
+                <time>2024-03-01T06:30:01Z</time>
+               </trkpt>
+              </trkseg>
+             </trk>
+            </gpx>
+            """
+        let located = fixes(decodeGPX(text).0)
+        #expect(located.count == 2)
+        #expect(located[0].lat == -33.8688 && located[0].lon == 151.2093 && located[0].altMSL == 12.4)
+        #expect(located[0].time == date("2024-03-01T06:30:00Z"))
+    }
+
+    /// BRouter: a comment with the track's statistics, turn instructions as waypoints, and
+    /// the same route as a `rte`, whose points are a plan, not positions.
+    @Test func brouterExportWithARouteAndWaypoints() {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- track-length = 2345 filtered ascend = 12 plain-ascend = 8 cost=3012 energy=.0kwh time=8m 4s -->
+            <gpx xmlns="http://www.topografix.com/GPX/1/1" creator="BRouter-1.7.3" version="1.1">
+             <wpt lon="8.681495" lat="49.411746"><ele>112.0</ele><name>right</name><sym>right</sym><type>TR</type></wpt>
+             <rte><name>brouter_trekking_0</name>
+              <rtept lon="8.681495" lat="49.411746"><ele>112.0</ele></rtept>
+              <rtept lon="8.682000" lat="49.412000"><ele>113.0</ele></rtept>
+              <rtept lon="8.683000" lat="49.413000"><ele>114.0</ele></rtept>
+             </rte>
+             <trk>
+              <name>brouter_trekking_0</name>
+              <trkseg>
+               <trkpt lon="8.681495" lat="49.411746"><ele>112.0</ele></trkpt>
+               <!-- a comment between points -->
+               <trkpt lon="8.682000" lat="49.412000"><ele>113.0</ele></trkpt>
+              </trkseg>
+             </trk>
+            </gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        let located = fixes(events)
+        #expect(located.count == 2 && events.count == 2)
+        #expect(located.allSatisfy { $0.time == nil && $0.mode == .threeD })
+        #expect(located.map(\.altMSL) == [112, 113])
+        #expect(statistics.skippedWaypoints == 1 && statistics.skippedRoutePoints == 3)
+    }
+
+    /// GPX 1.0 has `speed` and `course` as children of the point itself.
+    @Test func gpx10SpeedAndCourse() {
+        let text = """
+            <?xml version="1.0"?>
+            <gpx version="1.0" creator="GPSBabel - http://www.gpsbabel.org" xmlns="http://www.topografix.com/GPX/1/0">
+            <time>2010-08-21T08:37:00Z</time>
+            <trk><trkseg>
+            <trkpt lat="51.9" lon="4.5"><ele>-4.0</ele><time>2010-08-21T08:37:23Z</time><course>123.4</course>\
+            <speed>12.5</speed><fix>3d</fix><sat>7</sat><hdop>1.2</hdop><vdop>2.0</vdop></trkpt>
+            <trkpt lat="51.91" lon="4.51"><time>2010-08-21T08:37:24Z</time><fix>2d</fix></trkpt>
+            <trkpt lat="51.92" lon="4.52"><time>2010-08-21T08:37:25Z</time><fix>none</fix></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (events, _) = decodeGPX(text)
+        let located = fixes(events)
+        #expect(located.count == 2)
+        #expect(located[0].track == 123.4 && located[0].speed == 12.5 && located[0].satellitesUsed == 7)
+        #expect(located[0].mode == .threeD && located[0].altMSL == -4 && located[0].epv == 46)
+        #expect(located[1].mode == .twoD && located[1].altMSL == nil)
+        #expect(events.last == .noFix(date("2010-08-21T08:37:25Z")))
+    }
+
+    /// A byte order mark, CDATA, comments, processing instructions, predefined and
+    /// character entities, and an entity declared in the document.
+    @Test func bomCDATACommentsAndEntities() {
+        let text = """
+            \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE gpx [ <!ENTITY height "250.5"> ]>
+            <?xml-stylesheet type="text/xsl" href="track.xsl"?>
+            <gpx version="1.1" creator="hand &amp; made" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name><![CDATA[A < B & C]]></name><trkseg>
+            <trkpt lat="46.5" lon="7.5"><!-- inside --><ele><![CDATA[1200.5]]></ele>\
+            <time><![CDATA[2024-07-01T12:00:00Z]]></time></trkpt>
+            <trkpt lat="&#52;6.6" lon="7.6"><ele>&#49;&#x32;01.5</ele><time>2024-07-01T12:00:01Z</time></trkpt>
+            <trkpt lat="46.7" lon="7.7"><ele>&height;</ele><time>2024-07-01T12:00:02Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        let located = fixes(events)
+        #expect(statistics.stopReason == nil)
+        #expect(located.count == 3)
+        #expect(located[0].altMSL == 1200.5 && located[0].time == date("2024-07-01T12:00:00Z"))
+        #expect(located[1].lat == 46.6 && located[1].altMSL == 1201.5)
+        #expect(located[2].altMSL == 250.5)
+    }
+
+    /// Segment breaks are kept: each new segment after one with points starts with a
+    /// no-fix report, also across tracks; empty segments add none.
+    @Test func segmentBreaksAreNoFixReports() {
+        func point(_ second: Int) -> String {
+            #"<trkpt lat="1.\#(second)" lon="2"><time>2024-01-01T00:00:0\#(second)Z</time></trkpt>"#
+        }
+        let text = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><trkseg>\(point(0))\(point(1))</trkseg><trkseg></trkseg><trkseg>\(point(2))</trkseg></trk>
+            <trk><trkseg>\(point(3))</trkseg></trk>
+            </gpx>
+            """
+        let (events, _) = decodeGPX(text)
+        let kinds = events.map { event -> String in
+            switch event {
+            case .fix(let location): "\(location.lat!)"
+            case .noFix(nil): "break"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["1.0", "1.1", "break", "1.2", "break", "1.3"])
+    }
+
+    /// Chunk boundaries anywhere (inside a tag, a number, a BOM) change nothing.
+    @Test(arguments: [1, 3, 7, 64, 4096])
+    func chunkBoundariesDoNotMatter(_ chunkSize: Int) {
+        var text =
+            "\u{FEFF}<?xml version=\"1.0\"?><gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>"
+        for index in 0..<300 {
+            text += #"<trkpt lat="\#(Double(index) / 1000)" lon="\#(10 + Double(index) / 1000)"><ele>\#(index)</ele>"#
+            text += "<time>2024-01-01T00:\(String(format: "%02d:%02d", index / 60, index % 60))Z</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>"
+        let whole = decodeGPX(text)
+        let chunked = decodeGPX(text, chunkSize: chunkSize)
+        #expect(fixes(whole.0).count == 300)
+        #expect(chunked.0.count == whole.0.count)
+        #expect(chunked.0 == whole.0, "events differ")
+        #expect(chunked.1 == whole.1)
+    }
+
+    /// A million laughs: libxml2 stops at its entity amplification check, at once, and the
+    /// points before the bomb are kept.
+    @Test func entityBombEndsTheDocument() {
+        var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n <!ENTITY lol0 \"lol\">\n"
+        for level in 1...9 {
+            text += " <!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n"
+        }
+        text += """
+            ]>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2024-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="1" lon="2"><name>&lol9;</name><ele>&lol9;</ele></trkpt>
+            <trkpt lat="1" lon="3"></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        #expect(fixes(events).count == 1)
+        #expect(statistics.stopReason?.contains("entity") == true, "\(statistics.stopReason ?? "no stop")")
+        #expect(statistics.malformedSentences == 1)
+    }
+
+    /// External entities and DTDs are never loaded, even from a local file.
+    @Test func externalEntitiesAreNotLoaded() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-\(UUID().uuidString)")
+        try Data("77".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx SYSTEM "\(secret.absoluteString)" [ <!ENTITY secret SYSTEM "\(secret.absoluteString)"> ]>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><ele>&secret;</ele></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let located = fixes(decodeGPX(text).0)
+        #expect(located.count == 1)
+        #expect(located.first?.altMSL == nil)
+    }
+
+    @Test func deepNestingEndsTheDocument() {
+        let text =
+            "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk>"
+            + String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000) + "</gpx>"
+        let (events, statistics) = decodeGPX(text, chunkSize: 4096)
+        #expect(fixes(events).count == 1)
+        #expect(statistics.stopReason?.contains("nested deeper than 256") == true)
+    }
+
+    @Test func invalidUTF8EndsTheDocumentKeepingTheFixesBefore() {
+        var bytes = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><ele>3</ele></trkpt>
+            <trkpt lat="1" lon="2"><name>
+            """.utf8)
+        bytes += [0xFF, 0xFE, 0x41]
+        bytes += Array("</name></trkpt><trkpt lat=\"5\" lon=\"6\"/></trkseg></trk></gpx>".utf8)
+        let (events, statistics) = decodeGPX(bytes)
+        #expect(fixes(events).map(\.altMSL) == [3])
+        #expect(statistics.stopReason?.contains("UTF-8") == true, "\(statistics.stopReason ?? "no stop")")
+        #expect(statistics.stopReason?.contains("line 4") == true, "\(statistics.stopReason ?? "no stop")")
+    }
+
+    @Test func aTruncatedFileKeepsItsCompletePoints() {
+        let text = """
+            <?xml version="1.0"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><ele>3</ele></trkpt>
+            <trkpt lat="1" lon="2"><ele>4</e
+            """
+        let (events, statistics) = decodeGPX(text)
+        #expect(fixes(events).map(\.altMSL) == [3])
+        #expect(statistics.sentences == 2 && statistics.malformedSentences == 1)
+        #expect(statistics.stopReason?.hasPrefix("not well-formed XML") == true)
+    }
+
+    @Test func aGPXWithoutATrackHasNoFixes() {
+        let text = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="1" lon="2"/><rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte></gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        #expect(events.isEmpty)
+        #expect(statistics.sentences == 0 && statistics.fixes == 0 && statistics.stopReason == nil)
+        #expect(statistics.skippedWaypoints == 1 && statistics.skippedRoutePoints == 2)
+    }
+
+    /// A long file streams: points are emitted chunk by chunk, before the end.
+    @Test func pointsAreEmittedBeforeTheEnd() {
+        var decoder = GPXDecoder()
+        var count = 0
+        let head = #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        Array(head.utf8).withUnsafeBytes { decoder.decode($0) { _ in count += 1 } }
+        let block = Array(String(repeating: #"<trkpt lat="1" lon="2"><ele>3</ele></trkpt>"# + "\n", count: 2000).utf8)
+        for _ in 0..<10 { block.withUnsafeBytes { decoder.decode($0) { _ in count += 1 } } }
+        #expect(count >= 19_000)
+        decoder.finish { _ in count += 1 }
+        #expect(count == 20_000)
+        #expect(decoder.statistics.fixes == 20_000)
+        // The document was never closed.
+        #expect(decoder.statistics.stopReason != nil, "\(decoder.statistics.stopReason ?? "no stop")")
+    }
+}
