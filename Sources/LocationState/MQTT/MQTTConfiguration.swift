@@ -27,14 +27,20 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// Seconds between keepalive pings; the broker sends the last will after 1.5 times this without a word.
     public var keepAliveSeconds = 60
     /// DEVICE in the default topic and the client id: the host name.
-    public var deviceName: String =
-        ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
-        ?? "locationd"
+    public var deviceName: String = MQTTConfiguration.hostName()
 
     /// The longest topic MQTT allows, in bytes of UTF-8.
     public static let maximumTopicLength = 65_535
 
     public init() {}
+
+    /// This machine's name up to its first dot (gethostname(2), no name service look-up).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "locationd" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.split(separator: ".").first.map(String.init) ?? "locationd"
+    }
 
     /// Whether MQTT is on.
     public var isEnabled: Bool { host != nil }
