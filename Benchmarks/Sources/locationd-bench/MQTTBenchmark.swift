@@ -41,7 +41,8 @@ func mqttBenchmark() async throws {
         daemonArguments: ["--mqtt", "mqtt://127.0.0.1:\(brokerPort)", "--config", config.path])
     defer { rig.stop() }
     let reported = MQTTStamps()
-    let watcher = Thread { watchTPV(port: rig.port, into: reported) }
+    let gpsdPort = rig.port
+    let watcher = Thread { watchTPV(port: gpsdPort, into: reported) }
     watcher.start()
     let pipeline = try startProcess(
         "/bin/sh",
