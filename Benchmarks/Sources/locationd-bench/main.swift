@@ -12,7 +12,6 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "pipeline": pipeline,
     "regions": regionsBenchmark,
     "tiles-memory": tilesMemory,
-    "mqtt": mqttBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
