@@ -27,22 +27,7 @@ final class BufferedOutput {
 
     /// Writes what is buffered; gives up silently when stdout is closed.
     func flush() {
-        buffer.withUnsafeBytes { bytes in
-            guard var pointer = bytes.baseAddress else { return }
-            var remaining = bytes.count
-            while remaining > 0 {
-                let written = systemWrite(1, pointer, remaining)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                pointer += written
-                remaining -= written
-            }
-        }
+        buffer.withUnsafeBytes { writeAll(1, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
-}
-
-/// `write(2)`, named apart from ``BufferedOutput/write(_:)``.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

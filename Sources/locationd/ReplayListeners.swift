@@ -18,8 +18,7 @@ final class ReplayListeners: Sendable {
 
     /// Opens the stores in `directory`.
     init(directory: String, zooms: [Int]) throws(LocationError) {
-        try Daemon.prepare(directory: directory)
-        lock = try DaemonLock(directory: directory)
+        lock = try DaemonLock(directory: directory, logger: logger)
         tiles = TileLogger(
             configuration: TileLogger.Configuration(zooms: zooms),
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),

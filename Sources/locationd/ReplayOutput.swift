@@ -137,21 +137,6 @@ final class ReplayOutput: Sendable {
 
     /// Writes all of `bytes` to stdout; gives up silently when stdout is closed.
     private static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard var pointer = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = systemWrite(1, pointer, remaining)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                pointer += written
-                remaining -= written
-            }
-        }
+        bytes.withUnsafeBytes { writeAll(1, $0) }
     }
-}
-
-/// `write(2)`, named apart from Swift's `write` methods.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

@@ -13,7 +13,7 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions, mqtt), \
+            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions, http, mqtt), \
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
             mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
@@ -64,6 +64,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The HTTP server's address, or off (default 127.0.0.1:\(HTTPConfiguration.defaultPort)).",
+            valueName: "host:port"))
+    var http: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Publish the location over MQTT (OwnTracks format): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
             valueName: "url"))
     var mqtt: String?
@@ -100,7 +106,8 @@ struct RunCommand: AsyncParsableCommand {
         if !self.source.isEmpty { source.sourceWords = self.source }
         let flags: [(String, String?)] = [
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
-            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions), ("mqtt", mqtt),
+            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
+            ("http", http), ("mqtt", mqtt),
         ]
         source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
         source.record = record

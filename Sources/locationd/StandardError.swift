@@ -10,20 +10,21 @@
 enum StandardError {
     static func write(_ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            guard var pointer = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = systemWrite(2, pointer, remaining)
-                if written <= 0 { return }
-                pointer += written
-                remaining -= written
-            }
-        }
+        text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }
 
-/// `write(2)`, named apart from Swift's `write` methods.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
+/// Writes all of `bytes` to `descriptor`: again after a short write or an
+/// interrupted one (EINTR); gives up silently when the descriptor is closed or fails,
+/// as a command whose output went away (`locationd replay | head`) should.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard var pointer = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+        let written = write(descriptor, pointer, remaining)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        pointer += written
+        remaining -= written
+    }
 }

@@ -15,27 +15,41 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
     /// come from its cursor: memory stays flat whatever the size of the log. The
     /// output ends in a newline (empty for no records in txt).
     func write(_ database: TileDatabase, zoom: Int?, to output: BufferedOutput) throws(LocationError) {
+        try write(database, zoom: zoom) { output.write($0) }
+    }
+
+    /// The tiles of `database` as one text, for an HTTP answer.
+    func render(_ database: TileDatabase, zoom: Int?) throws(LocationError) -> String {
+        var text = ""
+        try write(database, zoom: zoom) { text += $0 }
+        return text
+    }
+
+    /// Hands the export to `output` piece by piece, in order.
+    private func write(
+        _ database: TileDatabase, zoom: Int?, to output: (String) -> Void
+    ) throws(LocationError) {
         var count = 0
         switch self {
         case .txt: break
-        case .csv: output.write("zoom,x,y,first_seen,last_seen,visits\n")
-        case .geojson: output.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
+        case .csv: output("zoom,x,y,first_seen,last_seen,visits\n")
+        case .geojson: output("{\"type\":\"FeatureCollection\",\"features\":[\n")
         }
         try database.forEachTile(zoom: zoom) { record in
             let tile = record.tile
             switch self {
             case .txt:
-                output.write("\(tile)\n")
+                output("\(tile)\n")
             case .csv:
-                output.write(
+                output(
                     "\(tile.zoom),\(tile.x),\(tile.y),\(timestamp(record.firstSeen)),"
                         + "\(timestamp(record.lastSeen)),\(record.visits)\n")
             case .geojson:
-                output.write((count > 0 ? ",\n" : "") + feature(record))
+                output((count > 0 ? ",\n" : "") + feature(record))
             }
             count += 1
         }
-        if self == .geojson { output.write("\n]}\n") }
+        if self == .geojson { output("\n]}\n") }
     }
 
     /// One tile as a GeoJSON Feature: its square as a polygon, counter-clockwise as RFC 7946 asks.

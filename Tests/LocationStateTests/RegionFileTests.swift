@@ -124,7 +124,7 @@ struct RegionFileDamageTests {
         ).utf8)
 
     @Test func damagedFilesAreRegionsOrOneUsageLine() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var inputs: [[UInt8]] = (0..<300).map { _ in
             (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         }

@@ -73,7 +73,7 @@ struct RegionGeometryTests {
 
     /// The index answers exactly what a scan of every region answers.
     @Test func theIndexAgreesWithAScan() throws {
-        var generator = SeededGenerator(seed: 13)
+        var generator = SplitMix64(seed: 13)
         var regions: [Region] = []
         for index in 0..<3000 {
             let lat = Double.random(in: -60...60, using: &generator)

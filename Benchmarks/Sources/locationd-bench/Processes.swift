@@ -247,7 +247,8 @@ final class GPSDRig {
         data = work.appendingPathComponent("data").path
         daemon = try startProcess(
             locationd.path,
-            ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data] + daemonArguments)
+            ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data]
+                + (daemonArguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + daemonArguments)
         let (locationd, data) = (locationd, data)
         try waitFor("a live fix from the daemon", seconds: 60) {
             (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0

@@ -7,6 +7,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fanout": fanout,
     "last": lastBenchmark,
     "daemon": daemonBenchmark,
+    "http": httpBenchmark,
     "latency": latency,
     "replay": replayBenchmark,
     "pipeline": pipeline,

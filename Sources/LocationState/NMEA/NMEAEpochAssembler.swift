@@ -377,6 +377,11 @@ public struct NMEAEpochAssembler: Sendable {
     /// at exactly 10 ms the nanoseconds lost to the truncation decide (123519.000 to
     /// .010 is one cycle, 123607.120 to .130 two, as gpsd 3.22 reports through gpsfake).
     static func startsCycle(_ time: Int, after last: Int) -> Bool {
+        // As numbers, two times are at least as far apart as in milliseconds (a minute
+        // boundary adds 40 s, an hour's 4040 s): most sentences need no conversion.
+        let milliseconds = abs(time - last)
+        if milliseconds > epochTolerance { return true }
+        if milliseconds == 0 { return false }
         let difference = abs(gpsdNumber(time) - gpsdNumber(last))
         guard difference == epochTolerance else { return difference > epochTolerance }
         let (seconds, nanoseconds) = (gpsdTimespec(time), gpsdTimespec(last))

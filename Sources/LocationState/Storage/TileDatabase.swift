@@ -90,6 +90,9 @@ public struct TileDatabase: Sendable {
         try refuseLinks(path)
         var configuration = Configuration()
         configuration.readonly = true
+        // A reader beside the daemon may meet the writer's lock for a moment (while it
+        // checkpoints the WAL, or the first reader rebuilds the shared WAL index): wait, not fail.
+        configuration.busyMode = .timeout(1)
         configuration.label = "locationd.tiles.reader"
         do {
             let database = TileDatabase(url: url, queue: try DatabaseQueue(path: path, configuration: configuration))

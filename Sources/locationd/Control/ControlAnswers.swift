@@ -6,6 +6,9 @@ enum ControlAnswers {
     /// The TPV object that says no fix is known at all.
     static let noFixKnown = #"{"class":"TPV","mode":0,"state":"none"}"#
 
+    /// How a region event's line starts (``RegionEvent/jsonString``), which a `?WATCH;` stream carries besides TPV lines.
+    static let regionEventPrefix = #"{"class":"REGION""#
+
     /// `?LAST;`: the current fix (`"state":"live"`), else the last known one marked
     /// `stale` (this run) or `restored` (from disk), with `age` in seconds; else a
     /// TPV object of mode 0 with `"state":"none"`.

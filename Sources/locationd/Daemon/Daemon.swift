@@ -22,16 +22,18 @@ final class Daemon: Sendable {
     let regions: RegionService?
     private let mqtt: MQTTPublisher?
     private let counter = FixCounter()
+    private let startedAt = Date()
+    /// The HTTP server's bearer token, read at start (`nil`: none configured).
+    private let httpToken: [UInt8]?
     /// The configuration in force, which SIGHUP replaces.
     let current: Mutex<DaemonConfiguration>
 
-    /// Prepares the data directory, takes its lock and opens the stores.
+    /// Makes the data directory private, takes its lock and opens the stores.
     init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
         (self.source, self.configuration, self.logger) = (source, configuration, logger)
         current = Mutex(configuration)
         let directory = configuration.dataDirectory
-        try Daemon.prepare(directory: directory, logger: logger)
-        lock = try DaemonLock(directory: directory)
+        lock = try DaemonLock(directory: directory, logger: logger)
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
             freshnessTimeout: .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000)), logger: logger)
@@ -46,6 +48,7 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
                 logger: logger)
         }
+        httpToken = try configuration.http.loadToken()
         mqtt =
             configuration.mqtt.isEnabled
             ? try MQTTPublisher(
@@ -55,7 +58,7 @@ final class Daemon: Sendable {
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: Date(), regions: regions, mqtt: mqtt),
+                lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt),
             logger: logger)
     }
 
@@ -91,6 +94,13 @@ final class Daemon: Sendable {
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
+        if configuration.http.enabled {
+            services.append(
+                HTTPService.daemon(
+                    configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
+                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, token: httpToken,
+                    logger: logger))
+        }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services
     }

@@ -6,7 +6,8 @@ import Logging
 ///
 /// The file is plain `key = value` lines, `#` starts a comment, keys are the long
 /// flag names of `locationd run` (`source`, `gpsd`, `data-dir`, `socket`, `zooms`,
-/// `freshness-timeout`, `log-level`, `record`). Every layer goes through
+/// `freshness-timeout`, `log-level`, `record`, and
+/// ``HTTPConfiguration``'s `http`, `http-token-file`). Every layer goes through
 /// ``apply(key:value:origin:)``, so a value means the same and is checked the same
 /// wherever it comes from; ``DaemonConfigurationSource`` stacks the layers.
 struct DaemonConfiguration: Equatable, Sendable {
@@ -33,6 +34,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     var record = false
     /// Region monitoring: the region file, hooks, dwell (its own keys).
     var regions = RegionConfiguration()
+    /// The HTTP server (`http`, `http-token-file`).
+    var http = HTTPConfiguration()
     var mqtt = MQTTConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
@@ -57,6 +60,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if logLevel != other.logLevel { keys.append("log-level") }
         if record != other.record { keys.append("record") }
         if regions != other.regions { keys.append("regions") }
+        keys += http.keysDiffering(from: other.http)
         if mqtt != other.mqtt { keys.append("mqtt") }
         return keys
     }
@@ -97,8 +101,9 @@ struct DaemonConfiguration: Equatable, Sendable {
             else { throw .usage("\(origin): record must be true or false, not \(Self.shown(value))") }
             record = flag
         default:
-            if try regions.apply(key: key, value: value, origin: origin) { break }
-            guard try mqtt.apply(key: key, value: value, origin: origin) else {
+            if try regions.apply(key: key, value: value, origin: origin) { return }
+            if try mqtt.apply(key: key, value: value, origin: origin) { return }
+            guard try http.apply(key: key, value: value, origin: origin) else {
                 throw .usage("\(origin): unknown setting \(Self.shown(key))")
             }
         }
@@ -157,32 +162,37 @@ struct DaemonConfiguration: Equatable, Sendable {
     }
 
     /// `HOST`, `HOST:PORT`, `[IPV6]:PORT` or `:PORT`; the port defaults to gpsd's 2947.
-    static func parseAddress(_ text: String, origin: String) throws(LocationError) -> (host: String, port: Int) {
+    /// `naming` is the setting errors name; `allowsPortZero` lets the kernel choose (a listener).
+    static func parseAddress(
+        _ text: String, origin: String, naming name: String = "gpsd", defaultPort: Int = 2947,
+        allowsPortZero: Bool = false
+    ) throws(LocationError) -> (host: String, port: Int) {
         var host = Substring(text)
         var portText: Substring?
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else {
-                throw .usage("\(origin): gpsd address \(Self.shown(text)) has '[' without ']'")
+                throw .usage("\(origin): \(name) address \(Self.shown(text)) has '[' without ']'")
             }
             let rest = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
             if !rest.isEmpty {
                 guard rest.hasPrefix(":") else {
-                    throw .usage("\(origin): gpsd address \(Self.shown(text)) is not HOST:PORT")
+                    throw .usage("\(origin): \(name) address \(Self.shown(text)) is not HOST:PORT")
                 }
                 portText = rest.dropFirst()
             }
         } else if let colon = host.lastIndex(of: ":") {
             guard host.firstIndex(of: ":") == colon else {
-                throw .usage("\(origin): write an IPv6 gpsd address in brackets, as [\(text.prefix(60))]:2947")
+                throw .usage(
+                    "\(origin): write an IPv6 \(name) address in brackets, as [\(text.prefix(60))]:\(defaultPort)")
             }
             portText = host[host.index(after: colon)...]
             host = host[..<colon]
         }
-        var port = 2947
+        var port = defaultPort
         if let portText {
-            guard let value = Int(portText), (1...65535).contains(value) else {
-                throw .usage("\(origin): gpsd port must be a number from 1 to 65535, not \(Self.shown(portText))")
+            guard let value = Int(portText), ((allowsPortZero ? 0 : 1)...65535).contains(value) else {
+                throw .usage("\(origin): \(name) port must be a number from 1 to 65535, not \(Self.shown(portText))")
             }
             port = value
         }

@@ -13,6 +13,8 @@ final class DaemonProcess: @unchecked Sendable {
     private let errorLog: String
 
     /// Starts `locationd run --data-dir DIR` with `arguments` and waits until its socket answers.
+    /// Without `--http` in `arguments`, its HTTP server listens on a port the kernel chooses
+    /// (``httpURL()`` reads it from the log), so that daemons of parallel tests never clash.
     ///
     /// - Parameter socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
     init(
@@ -24,7 +26,8 @@ final class DaemonProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         process.executableURL = locationdBinary()
         process.arguments =
-            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? []) + arguments
+            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
+            + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)
         try process.run()

@@ -101,8 +101,10 @@ final class GPSFake: @unchecked Sendable {
     private static func terminal(of pid: pid_t) -> String? {
         let directory = "/proc/\(pid)/fd"
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
-        return descriptors.lazy.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
-            .first { $0.hasPrefix("/dev/pts/") }
+        return descriptors.lazy.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)
+        }
+        .first { $0.hasPrefix("/dev/pts/") }
     }
 
     /// Runs `body`; when it throws, records what gpsfake and `log` said first, so

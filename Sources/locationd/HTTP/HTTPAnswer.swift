@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// Responses built from text the daemon already has as bytes: JSON, GPX, CSV, HTML.
+enum HTTPAnswer {
+    /// A `200 OK` (or `status`) with `body` of `contentType`; never cached, never sniffed.
+    static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-store"
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A JSON object or array.
+    static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        text(body, contentType: "application/json", status: status)
+    }
+
+    /// An error as `{"error":"one line"}`.
+    static func error(_ status: HTTPResponse.Status, _ reason: String) -> Response {
+        json(#"{"error":\#(ControlReply.jsonString(reason))}"#, status: status)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import LocationState
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP server as a service: the JSON API, Server-Sent Events and the page
+/// (``HTTPRoutes``), on Hummingbird, until graceful shutdown.
+///
+/// It only reads the daemon's states, so the group stops it first: at graceful
+/// shutdown every event stream is ended at once (an open page would otherwise hold
+/// the shutdown for as long as it stays open), the listener closes, requests in
+/// progress finish.
+///
+/// - Important: what a client can make the daemon spend is bounded: connections
+///   (``Limits/maxConnections``; beyond it new ones wait in the kernel's backlog),
+///   the request head (``Limits/maxHeaderBytes``), request bodies (none is read; one
+///   announced over ``Limits/maxBodyBytes`` is refused with 413), idle connections and
+///   slowly sent heads (closed after ``Limits/idleTimeout``), and event streams
+///   (``HTTPEventStreams``).
+struct HTTPService: Service {
+    /// The bounds on what clients may cost.
+    struct Limits: Sendable {
+        var maxConnections = 256
+        var maxHeaderBytes = 16 * 1024
+        var maxHeaderFields = 64
+        var maxBodyBytes = 4096
+        var idleTimeout: TimeAmount = .seconds(30)
+    }
+
+    let configuration: HTTPConfiguration
+    let routes: HTTPRoutes
+    /// The bearer token every request must carry; `nil` on loopback without a token file.
+    let token: [UInt8]?
+    var limits = Limits()
+    let logger: Logger
+
+    func run() async throws {
+        let router = Router(context: HTTPRequestContext.self)
+        router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
+        routes.add(to: router)
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
+            maxHeaderFieldCount: limits.maxHeaderFields)
+        let configuration = configuration
+        let logger = logger
+        let authenticated = token != nil
+        let application = Application(
+            router: router,
+            server: .http1(
+                configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+            onServerRunning: { channel in
+                var bound = configuration
+                bound.port = channel.localAddress?.port ?? configuration.port
+                logger.notice(
+                    "http: serving the page and the API at \(bound.url)\(authenticated ? " (bearer token required)" : "")"
+                )
+            },
+            logger: logger)
+        let events = routes.events
+        do {
+            try await withGracefulShutdownHandler {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { await events.keepalive() }
+                    try await application.run()
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                events.closeAll()
+            }
+        } catch {
+            throw LocationError.unavailable("http: cannot serve at \(configuration.url): \(error)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The page at `/` in a real headless browser (Debian's chromium, driven by its
+/// chromedriver), against a daemon reading a real gpsd fed by gpsfake with a drive
+/// played once: it shows the position the API reports, its badge goes from live to
+/// what the API says when the log ends (in the same open page, through the event
+/// stream): `stale` while gpsd still has the receiver, `lost` once gpsd has dropped it,
+/// and its tile layer holds as many tiles as the API lists.
+///
+/// With `WRITE_README_SCREENSHOT=1` the last screenshot is written to `docs/page.png`.
+@Suite(.timeLimit(.minutes(4)))
+struct HTTPPageTests {
+    static let drive = HTTPAPITests.root.appendingPathComponent("SampleTracks/drive.nmea")
+
+    /// Polls `/api/v1/last` until its state is `state`.
+    static func last(_ client: HTTPTestClient, state: String, within seconds: Double) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let answer = try await client.get("/api/v1/last").object()
+            if answer["state"] as? String == state { return answer }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("/api/v1/last did not become \(state) within \(seconds) s")
+        throw CancellationError()
+    }
+
+    @Test func thePageShowsTheFixItsFreshnessAndTheTiles() async throws {
+        let gpsfake = try GPSFake(log: Self.drive, cycle: 0.03, once: true)
+        defer { gpsfake.stop() }
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data",
+            arguments: [
+                "--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "1", "--record",
+            ])
+        let port = try await daemon.httpPort()
+        let client = HTTPTestClient(port: port)
+        let browser = try await WebDriver()
+        try await gpsfake.startFeeding()
+
+        // While the drive plays: live, where the API says the car is (it moves on meanwhile).
+        let live = try await Self.last(client, state: "live", within: 30)
+        try await browser.open("http://127.0.0.1:\(port)/")
+        try await browser.waitFor(
+            "the live badge", #"return document.getElementById("badge").dataset.badge === "live""#)
+        let shown = try #require(
+            try await browser.run(
+                #"return [Number(document.getElementById("lat").dataset.value), Number(document.getElementById("lon").dataset.value)]"#
+            )
+                as? [Double])
+        #expect(abs(shown[0] - (live["lat"] as? Double ?? 0)) < 0.05)
+        #expect(abs(shown[1] - (live["lon"] as? Double ?? 0)) < 0.05)
+        let text = try #require(try await browser.run(#"return document.getElementById("lat").textContent"#) as? String)
+        #expect(text.hasSuffix("° N"), "\(text)")
+        // The age ticks by itself, with no new data needed.
+        let age = try #require(try await browser.run(#"return document.getElementById("age").textContent"#) as? String)
+        #expect(age.hasPrefix("age "))
+
+        // The log ends: a second without a fix makes the fix stale, and the open page says so
+        // (or that the source is lost, once gpsd drops the finished log's terminal); a page
+        // loaded then shows exactly the last fix, and every tile the API lists.
+        let stale = try await Self.last(client, state: "stale", within: 120)
+        try await browser.waitFor(
+            "a stale or lost badge",
+            #"return ["stale", "lost"].includes(document.getElementById("badge").dataset.badge)"#)
+        let status = try await client.get("/api/v1/status").object()
+        let badge = status["state"] as? String == "lost" ? "lost" : "stale"
+        // The tile log is written in batches, so it may still grow a little after the
+        // source stopped: compare a page loaded while the count stood still.
+        var compared = false
+        for _ in 0..<10 where !compared {
+            let before = try await tileCount(client, zoom: 17)
+            try await browser.open("http://127.0.0.1:\(port)/")
+            try await browser.waitFor(
+                "the tile layer", #"return document.getElementById("map").dataset.tileZoom === "17""#)
+            let drawn = try #require(
+                try await browser.run(#"return Number(document.getElementById("map").dataset.tilesDrawn)"#) as? Int)
+            guard try await tileCount(client, zoom: 17) == before else { continue }
+            #expect(before > 1)
+            #expect(drawn == before)
+            compared = true
+        }
+        #expect(compared, "the tile log kept changing")
+        // The recorded track of the fix's day (`--record`).
+        try await browser.waitFor(
+            "the recorded track", #"return Number(document.getElementById("map").dataset.trackPoints) > 100"#)
+        let fix = try #require(
+            try await browser.run(
+                #"return [Number(document.getElementById("lat").dataset.value), Number(document.getElementById("lon").dataset.value)]"#
+            )
+                as? [Double])
+        #expect(fix == [stale["lat"] as? Double ?? 0, stale["lon"] as? Double ?? 0])
+        try await browser.waitFor(
+            "the \(badge) badge", #"return document.getElementById("badge").dataset.badge === "\#(badge)""#)
+        #expect(try await browser.run(#"return document.getElementById("badge").textContent"#) as? String == badge)
+        let png = try await browser.screenshot()
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        if ProcessInfo.processInfo.environment["WRITE_README_SCREENSHOT"] == "1" {
+            try png.write(to: HTTPAPITests.root.appendingPathComponent("docs/page.png"))
+        }
+        await browser.quit()
+        #expect(try await daemon.stop().status == 0)
+    }
+
+    /// How many tiles at `zoom` the API lists.
+    private func tileCount(_ client: HTTPTestClient, zoom: Int) async throws -> Int {
+        try await client.get("/api/v1/tiles?zoom=\(zoom)&format=txt").body.split(separator: "\n").count
+    }
+}
