@@ -85,6 +85,10 @@ import Testing
         let mqtt = try #require(Self.mqttStatus(daemon))
         #expect(mqtt["connected"] as? Bool == true)
         #expect(mqtt["queued"] is Int)
+        // The HTTP API's status carries the same object.
+        let http = try await HTTPTestClient(port: try await daemon.httpPort()).get("/api/v1/status")
+        let httpMQTT = try #require(try Self.json(http.body)["mqtt"] as? [String: Any])
+        #expect(httpMQTT["connected"] as? Bool == true)
 
         // A subscriber that connects now gets the last location at once: it is retained.
         let late = try await MosquittoSubscriber(port: broker.port, topic: topic)

@@ -98,7 +98,8 @@ final class Daemon: Sendable {
             services.append(
                 HTTPService.daemon(
                     configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
-                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, token: httpToken,
+                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt,
+                    token: httpToken,
                     logger: logger))
         }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
