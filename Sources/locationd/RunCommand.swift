@@ -13,8 +13,12 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
-            ("http", http),
+            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions, http, mqtt), \
+            the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
+            region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
+            mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
+            mqtt-min-interval, mqtt-min-distance, mqtt-keepalive, mqtt-outbox-max-messages, \
+            mqtt-outbox-max-age.
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \
             logged and the running configuration kept) and the region file (a bad one is logged \
@@ -64,6 +68,12 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "host:port"))
     var http: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Publish the location over MQTT (OwnTracks format): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
+            valueName: "url"))
+    var mqtt: String?
+
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
     var config: String?
 
@@ -97,7 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         let flags: [(String, String?)] = [
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
-            ("http", http),
+            ("http", http), ("mqtt", mqtt),
         ]
         source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
         source.record = record

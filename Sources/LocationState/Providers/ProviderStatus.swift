@@ -71,3 +71,18 @@ public enum FreshnessEvent: Sendable, Hashable {
     /// A fix restored from disk at start (marked `source: .restored`).
     case restoredFix(Location)
 }
+
+extension ProviderStatus {
+    /// The case's name, as `?STATUS;` and the MQTT status topic report it.
+    public var name: String {
+        switch self {
+        case .connecting: "connecting"
+        case .restored: "restored"
+        case .waitingForFix: "waiting"
+        case .live: "live"
+        case .noFix: "nofix"
+        case .stale: "stale"
+        case .lost: "lost"
+        }
+    }
+}

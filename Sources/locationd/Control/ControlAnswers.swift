@@ -44,8 +44,11 @@ enum ControlAnswers {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `?STATUS;`: source in use, connection, freshness, counts, uptime.
-    static func status(_ status: ProviderStatus, fixes: Int, uptimeSeconds: Double) -> String {
+    /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
+    /// `"mqtt":{"connected":BOOL,"queued":N}` (messages waiting in the outbox).
+    static func status(
+        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
+    ) -> String {
         var fields = [
             #""class":"STATUS""#,
             #""source":"\#(status.source.rawValue)""#,
@@ -59,6 +62,9 @@ enum ControlAnswers {
         }
         if case .lost(_, let reason, _) = status {
             fields.append(#""reason":"# + ControlReply.jsonString(reason))
+        }
+        if let mqtt {
+            fields.append(#""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued)}"#)
         }
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -76,20 +82,5 @@ enum ControlAnswers {
     /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
     static func watchLine(_ location: Location?) -> String {
         location?.jsonString ?? #"{"class":"TPV","mode":1}"#
-    }
-}
-
-extension ProviderStatus {
-    /// The case's name, as `?STATUS;` reports it.
-    var name: String {
-        switch self {
-        case .connecting: "connecting"
-        case .restored: "restored"
-        case .waitingForFix: "waiting"
-        case .live: "live"
-        case .noFix: "nofix"
-        case .stale: "stale"
-        case .lost: "lost"
-        }
     }
 }

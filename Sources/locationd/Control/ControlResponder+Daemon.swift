@@ -7,7 +7,7 @@ extension ControlResponder {
     /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
     static func daemon(
         deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
-        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil
+        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil, mqtt: MQTTPublisher? = nil
     ) -> ControlResponder {
         ControlResponder(
             last: {
@@ -16,7 +16,8 @@ extension ControlResponder {
             },
             status: {
                 ControlAnswers.status(
-                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
+                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
+                    mqtt: mqtt?.snapshot)
             },
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the

@@ -20,6 +20,7 @@ final class Daemon: Sendable {
     private let lastFix: LastFixStore
     private let server: ControlServer
     let regions: RegionService?
+    private let mqtt: MQTTPublisher?
     private let counter = FixCounter()
     private let startedAt = Date()
     /// The HTTP server's bearer token, read at start (`nil`: none configured).
@@ -48,11 +49,16 @@ final class Daemon: Sendable {
                 logger: logger)
         }
         httpToken = try configuration.http.loadToken()
+        mqtt =
+            configuration.mqtt.isEnabled
+            ? try MQTTPublisher(
+                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger)
+            : nil
         server = ControlServer(
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: startedAt, regions: regions),
+                lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt),
             logger: logger)
     }
 
@@ -82,6 +88,9 @@ final class Daemon: Sendable {
                     return { observation.cancel() }
                 }, close: { try lastFix.flush() }))
         if let regions { services.append(regions) }
+        if let mqtt {
+            services.append(MQTTService(publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status))
+        }
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
@@ -89,7 +98,8 @@ final class Daemon: Sendable {
             services.append(
                 HTTPService.daemon(
                     configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
-                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, token: httpToken,
+                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt,
+                    token: httpToken,
                     logger: logger))
         }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))

@@ -36,6 +36,7 @@ struct DaemonConfiguration: Equatable, Sendable {
     var regions = RegionConfiguration()
     /// The HTTP server (`http`, `http-token-file`).
     var http = HTTPConfiguration()
+    var mqtt = MQTTConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
     var resolvedSocketPath: String { socketPath ?? dataDirectory + "/control.sock" }
@@ -60,6 +61,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if record != other.record { keys.append("record") }
         if regions != other.regions { keys.append("regions") }
         keys += http.keysDiffering(from: other.http)
+        if mqtt != other.mqtt { keys.append("mqtt") }
         return keys
     }
 
@@ -100,6 +102,7 @@ struct DaemonConfiguration: Equatable, Sendable {
             record = flag
         default:
             if try regions.apply(key: key, value: value, origin: origin) { return }
+            if try mqtt.apply(key: key, value: value, origin: origin) { return }
             guard try http.apply(key: key, value: value, origin: origin) else {
                 throw .usage("\(origin): unknown setting \(Self.shown(key))")
             }

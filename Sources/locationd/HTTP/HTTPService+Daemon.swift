@@ -8,16 +8,17 @@ extension HTTPService {
     static func daemon(
         configuration: DaemonConfiguration, deviceLocation: MonitoredState<Location?>,
         status: MonitoredState<ProviderStatus>, counter: FixCounter, lastFix: LastFixStore, startedAt: Date,
-        regions: RegionService?, token: [UInt8]?, logger: Logger
+        regions: RegionService?, mqtt: MQTTPublisher? = nil, token: [UInt8]?, logger: Logger
     ) -> HTTPService {
         let routes = HTTPRoutes(
             responder: .daemon(
                 deviceLocation: deviceLocation, status: status, counter: counter, lastFix: lastFix,
-                startedAt: startedAt, regions: regions),
+                startedAt: startedAt, regions: regions, mqtt: mqtt),
             status: status,
             statusJSON: { value in
                 ControlAnswers.status(
-                    value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt))
+                    value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
+                    mqtt: mqtt?.snapshot)
             },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
+/// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
+/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-keepalive`,
+/// `mqtt-outbox-max-messages` and `mqtt-outbox-max-age`.
+///
+/// MQTT is off until `mqtt` names a broker: `mqtt://[USER@]HOST[:PORT]` (port 1883)
+/// or `mqtts://...` (TLS, port 8883). The password is read from a file, never given
+/// on the command line. The topic is `owntracks/USER/DEVICE` unless set: USER from the
+/// URL or `mqtt-user` (else the Unix user), DEVICE the host name.
+public struct MQTTConfiguration: Sendable, Equatable {
+    /// The broker; nil when MQTT is off.
+    public var host: String?
+    public var port = 1883
+    /// `mqtts://`: TLS, checked against ``caFile`` (or the system's CAs).
+    public var tls = false
+    public var user: String?
+    public var passwordFile: String?
+    public var caFile: String?
+    public var clientID: String?
+    public var topic: String?
+    /// Home Assistant MQTT discovery (a retained `device_tracker` config under `homeassistant/`).
+    public var discovery = false
+    public var policy = MQTTPublishingPolicy()
+    public var outboxBounds = MQTTOutbox.Bounds()
+    /// Seconds between keepalive pings; the broker sends the last will after 1.5 times this without a word.
+    public var keepAliveSeconds = 60
+    /// DEVICE in the default topic and the client id: the host name.
+    public var deviceName: String = MQTTConfiguration.hostName()
+
+    /// The longest topic MQTT allows, in bytes of UTF-8.
+    public static let maximumTopicLength = 65_535
+
+    public init() {}
+
+    /// This machine's name up to its first dot (gethostname(2), no name service look-up).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "locationd" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.split(separator: ".").first.map(String.init) ?? "locationd"
+    }
+
+    /// Whether MQTT is on.
+    public var isEnabled: Bool { host != nil }
+
+    /// The OwnTracks topic in use.
+    public var resolvedTopic: String {
+        topic ?? "owntracks/\(user ?? ProcessInfo.processInfo.userName)/\(deviceName)"
+    }
+
+    /// The status topic: the OwnTracks topic's `/status`.
+    public var statusTopic: String { resolvedTopic + "/status" }
+
+    /// The client id in use: set, or `locationd-DEVICE`.
+    public var resolvedClientID: String { clientID ?? "locationd-\(deviceName)" }
+
+    /// Applies one setting if it is an MQTT one; returns false for other keys.
+    public mutating func apply(key: String, value: String, origin: String) throws(LocationError) -> Bool {
+        switch key {
+        case "mqtt":
+            if value == "off" {
+                host = nil
+            } else {
+                try parseURL(value, origin: origin)
+            }
+        case "mqtt-user":
+            try Self.checkTopicLevel(value, name: key, origin: origin)
+            user = value
+        case "mqtt-password-file": passwordFile = value
+        case "mqtt-ca-file": caFile = value
+        case "mqtt-client-id":
+            guard !value.isEmpty, value.utf8.count <= 65_535 else {
+                throw .usage("\(origin): mqtt-client-id is too long")
+            }
+            clientID = value
+        case "mqtt-topic":
+            try Self.checkTopic(value, origin: origin)
+            topic = value
+        case "mqtt-discovery":
+            guard let flag = ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][value]
+            else { throw .usage("\(origin): mqtt-discovery must be on or off, not \(Self.shown(value))") }
+            discovery = flag
+        case "mqtt-min-interval":
+            policy.minimumInterval = try Self.seconds(value, name: key, origin: origin)
+        case "mqtt-min-distance":
+            guard let metres = Double(value.hasSuffix("m") ? String(value.dropLast()) : value), metres >= 0,
+                metres.isFinite
+            else { throw .usage("\(origin): mqtt-min-distance must be metres, 0 or more, not \(Self.shown(value))") }
+            policy.minimumDistance = metres
+        case "mqtt-keepalive":
+            guard let seconds = Int(value.hasSuffix("s") ? String(value.dropLast()) : value),
+                (1...65_535).contains(seconds)
+            else {
+                throw .usage(
+                    "\(origin): mqtt-keepalive must be whole seconds from 1 to 65535, not \(Self.shown(value))")
+            }
+            keepAliveSeconds = seconds
+        case "mqtt-outbox-max-messages":
+            guard let count = Int(value), count >= 1 else {
+                throw .usage(
+                    "\(origin): mqtt-outbox-max-messages must be a whole number, 1 or more, not \(Self.shown(value))")
+            }
+            outboxBounds.maximumMessages = count
+        case "mqtt-outbox-max-age":
+            outboxBounds.maximumAge = try Self.seconds(value, name: key, origin: origin)
+        default:
+            return false
+        }
+        if isEnabled { try Self.checkTopic(resolvedTopic, origin: origin) }
+        return true
+    }
+
+    /// `mqtt://[USER@]HOST[:PORT]` or `mqtts://...`, with `[IPV6]` hosts.
+    private mutating func parseURL(_ text: String, origin: String) throws(LocationError) {
+        let bad = LocationError.usage(
+            "\(origin): mqtt must be mqtt://[USER@]HOST[:PORT], mqtts://[USER@]HOST[:PORT] or off, not \(Self.shown(text))"
+        )
+        var rest: Substring
+        if text.hasPrefix("mqtt://") {
+            (tls, rest) = (false, text.dropFirst(7))
+        } else if text.hasPrefix("mqtts://") {
+            (tls, rest) = (true, text.dropFirst(8))
+        } else {
+            throw bad
+        }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        var user: String?
+        if let at = rest.lastIndex(of: "@") {
+            user = String(rest[..<at])
+            rest = rest[rest.index(after: at)...]
+            guard let user, !user.isEmpty, !user.contains(":") else {
+                throw .usage(
+                    "\(origin): give the MQTT password in a file (mqtt-password-file), not in the URL \(Self.shown(text))"
+                )
+            }
+        }
+        var host = rest
+        var portText: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw bad }
+            let after = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw bad }
+                portText = after.dropFirst()
+            }
+        } else if let colon = host.firstIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-_:".contains($0) }) else { throw bad }
+        var port = tls ? 8883 : 1883
+        if let portText {
+            guard let value = Int(portText), (1...65535).contains(value) else { throw bad }
+            port = value
+        }
+        if let user { try Self.checkTopicLevel(user, name: "the MQTT user", origin: origin) }
+        self.host = String(host)
+        self.port = port
+        if let user { self.user = user }
+    }
+
+    /// A topic to publish to: not empty, at most 65,535 bytes, no wildcards, no NUL.
+    static func checkTopic(_ topic: String, origin: String) throws(LocationError) {
+        guard !topic.isEmpty else { throw .usage("\(origin): the MQTT topic is empty") }
+        guard topic.utf8.count <= maximumTopicLength else {
+            throw .usage(
+                "\(origin): the MQTT topic is \(topic.utf8.count) bytes; MQTT allows at most \(maximumTopicLength)")
+        }
+        guard !topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+            throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) has a wildcard (+ or #); name one topic")
+        }
+    }
+
+    private static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
+        guard !level.isEmpty, !level.contains(where: { "+#/\0".contains($0) }) else {
+            throw .usage("\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, /)")
+        }
+    }
+
+    /// Seconds, with an optional unit: `90`, `90s`, `15m`, `2h`, `7d`.
+    private static func seconds(_ value: String, name: String, origin: String) throws(LocationError) -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var number = Substring(value)
+        var unit = 1.0
+        if let last = number.last, let factor = units[last] {
+            unit = factor
+            number = number.dropLast()
+        }
+        guard let amount = Double(number), amount >= 0, amount.isFinite else {
+            throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
+        }
+        return amount * unit
+    }
+
+    /// A value as an error message quotes it: whole when short, else its start and length.
+    private static func shown(_ value: some StringProtocol) -> String {
+        guard value.count > 60 else { return "'\(value)'" }
+        return "'\(value.prefix(60))…' (\(value.utf8.count) bytes)"
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The MQTT messages not yet acknowledged by the broker, in order, on disk: one SQLite
+/// database (through GRDB, WAL) in the data directory, mode 0600.
+///
+/// A message is appended before it is sent and removed only when the broker's PUBACK
+/// for it arrives, so a broker that is away, a daemon killed with SIGKILL or a power
+/// cut loses nothing already appended (in WAL mode with `synchronous = NORMAL` a power
+/// cut may lose the last transactions, a process kill none).
+///
+/// Bounded: beyond ``Bounds/maximumMessages`` or older than ``Bounds/maximumAge`` the
+/// oldest messages are dropped, counted in ``dropped``, and logged once per episode
+/// (the first drop, then once more when the backlog is sent, with the count).
+///
+/// A file that is not a usable outbox is moved aside to
+/// `mqtt-outbox.sqlite.corrupt-TIMESTAMP`, as ``AtomicFileStore`` does with its files,
+/// with one warning, and a new outbox is started: MQTT must not stop the daemon.
+///
+/// - Important: not thread-safe; its owner confines it to one serial queue.
+public final class MQTTOutbox {
+    /// The database's file name inside a data directory.
+    public static let fileName = "mqtt-outbox.sqlite"
+
+    /// How much the outbox keeps at most.
+    public struct Bounds: Sendable, Equatable {
+        /// Messages kept at most (default 100,000: about three hours at 10 Hz, 30 MB).
+        public var maximumMessages: Int
+        /// Seconds a message is kept at most (default 7 days).
+        public var maximumAge: Double
+
+        public init(maximumMessages: Int = 100_000, maximumAge: Double = 7 * 86_400) {
+            self.maximumMessages = maximumMessages
+            self.maximumAge = maximumAge
+        }
+    }
+
+    /// One message waiting for the broker's acknowledgement.
+    public struct Message: Sendable, Equatable {
+        /// Its place in the order; larger is newer.
+        public var id: Int64
+        public var topic: String
+        public var payload: [UInt8]
+        public var retain: Bool
+        /// When it was appended.
+        public var createdAt: Date
+    }
+
+    /// The database file.
+    public let url: URL
+    public let bounds: Bounds
+    private let queue: DatabaseQueue
+    private let logger: Logger
+    /// Messages in the outbox.
+    public private(set) var count: Int
+    /// Messages dropped by the bounds since the outbox was opened.
+    public private(set) var dropped = 0
+    private var droppingLogged = false
+
+    /// Opens the outbox in `directory`, creating it (and the directory) when missing.
+    ///
+    /// - Throws: ``LocationError`` when the file can neither be opened nor moved aside
+    ///   and created again.
+    public init(
+        directory: URL, bounds: Bounds = Bounds(), logger: Logger = Logger(label: "locationd.mqtt"), now: Date = Date()
+    ) throws(LocationError) {
+        url = directory.appendingPathComponent(Self.fileName)
+        self.bounds = bounds
+        self.logger = logger
+        try DataDirectory.create(directory)
+        do {
+            queue = try Self.openQueue(path: url.path)
+        } catch let error where error.message.contains("not a usable database") {
+            let aside = url.path + ".corrupt-" + Self.stamp(now)
+            do {
+                try FileManager.default.moveItem(atPath: url.path, toPath: aside)
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            } catch {
+                throw .cannotWrite(path: url.path, reason: "it is corrupt and cannot be moved aside (\(error))")
+            }
+            logger.warning("MQTT outbox \(url.path) was unreadable (\(error.message)); moved it to \(aside)")
+            queue = try Self.openQueue(path: url.path)
+        }
+        do {
+            count = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0 }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+        try trim(now: now)
+    }
+
+    private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
+        let existed = FileManager.default.fileExists(atPath: path)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(1)
+        configuration.label = "locationd.mqtt-outbox"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS message (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            topic TEXT NOT NULL,
+                            payload BLOB NOT NULL,
+                            retain INTEGER NOT NULL,
+                            createdAt REAL NOT NULL)
+                        """)
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS message_createdAt ON message (createdAt)")
+            }
+            let columns = try queue.read { db in try db.columns(in: "message").map(\.name) }
+            guard Set(["id", "topic", "payload", "retain", "createdAt"]).isSubset(of: columns) else {
+                throw LocationError.databaseCorrupt(path: path, reason: "it has no locationd message table")
+            }
+            if !existed { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
+            return queue
+        } catch {
+            throw TileDatabase.locationError(error, path: path)
+        }
+    }
+
+    /// Appends a message at the end, then applies the bounds.
+    public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError) {
+        do {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO message (topic, payload, retain, createdAt) VALUES (?, ?, ?, ?)",
+                    arguments: [topic, Data(payload), retain, now.timeIntervalSince1970])
+            }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+        count += 1
+        try trim(now: now)
+    }
+
+    /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.
+    public func messages(after id: Int64?, limit: Int) throws(LocationError) -> [Message] {
+        do {
+            return try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT * FROM message WHERE id > ? ORDER BY id LIMIT ?",
+                    arguments: [id ?? 0, limit]
+                ).map { row in
+                    Message(
+                        id: row["id"], topic: row["topic"], payload: [UInt8](row["payload"] as Data),
+                        retain: row["retain"], createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+                }
+            }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+    }
+
+    /// Removes acknowledged messages (ids no longer there are ignored).
+    public func remove(_ ids: some Collection<Int64>) throws(LocationError) {
+        guard !ids.isEmpty else { return }
+        do {
+            let removed = try queue.write { db in
+                let statement = try db.cachedStatement(sql: "DELETE FROM message WHERE id = ?")
+                var removed = 0
+                for id in ids {
+                    try statement.execute(arguments: [id])
+                    removed += db.changesCount
+                }
+                return removed
+            }
+            count -= removed
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+        if count == 0, droppingLogged {
+            logger.notice("MQTT outbox sent; \(dropped) older messages had been dropped to keep within its bounds")
+            droppingLogged = false
+        }
+    }
+
+    /// Drops the oldest messages beyond the bounds.
+    private func trim(now: Date) throws(LocationError) {
+        let excess = count - bounds.maximumMessages
+        let cutoff = now.timeIntervalSince1970 - bounds.maximumAge
+        do {
+            let removed = try queue.write { db in
+                var removed = 0
+                if excess > 0 {
+                    try db.execute(
+                        sql: "DELETE FROM message WHERE id IN (SELECT id FROM message ORDER BY id LIMIT ?)",
+                        arguments: [excess])
+                    removed += db.changesCount
+                }
+                try db.execute(sql: "DELETE FROM message WHERE createdAt < ?", arguments: [cutoff])
+                removed += db.changesCount
+                return removed
+            }
+            guard removed > 0 else { return }
+            count -= removed
+            dropped += removed
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+        if !droppingLogged {
+            droppingLogged = true
+            logger.warning(
+                "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
+            )
+        }
+    }
+
+    private static func stamp(_ date: Date) -> String {
+        date.formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+                .year().month().day().time(includingFractionalSeconds: true)
+                .timeZone(separator: .omitted).dateSeparator(.omitted).timeSeparator(.omitted)
+                .dateTimeSeparator(.standard))
+    }
+}

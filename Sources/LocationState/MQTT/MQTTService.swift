@@ -1,0 +1,46 @@
+import Foundation
+import ServiceLifecycle
+
+/// The MQTT publisher as a service: attached to `deviceLocation` and the status while
+/// it runs; on graceful shutdown it publishes `stopped`, sends what it can within
+/// ``shutdownGrace``, disconnects cleanly (so the broker does not send the last will)
+/// and keeps the rest in the outbox for the next start.
+public struct MQTTService: Service {
+    /// How long a graceful shutdown waits for the broker to acknowledge the outbox.
+    public static let shutdownGrace = Duration.seconds(2)
+
+    private let publisher: MQTTPublisher
+    private let deviceLocation: MonitoredState<Location?>
+    private let status: MonitoredState<ProviderStatus>
+
+    public init(
+        publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>
+    ) {
+        self.publisher = publisher
+        self.deviceLocation = deviceLocation
+        self.status = status
+    }
+
+    public func run() async throws {
+        let publisher = publisher
+        try publisher.start()
+        if publisher.configuration.discovery { publisher.queue.async { publisher.publishDiscovery() } }
+        let statusObservation = status.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
+            publisher.publish(status: $0.new)
+        }
+        let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all) {
+            publisher.publish(fix: $0.new)
+        }
+        try? await gracefulShutdown()
+        fixObservation.cancel()
+        statusObservation.cancel()
+        await withCheckedContinuation { done in
+            publisher.queue.async {
+                publisher.publish(state: "stopped", source: nil, lastFix: nil)
+                done.resume()
+            }
+        }
+        await publisher.drain(grace: Self.shutdownGrace)
+        publisher.stop()
+    }
+}

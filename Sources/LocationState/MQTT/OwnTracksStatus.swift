@@ -1,0 +1,36 @@
+import Foundation
+
+/// What locationd says about its fix on the status topic (`TOPIC/status`, retained),
+/// and its last will.
+///
+/// OwnTracks apps publish `_type: "status"` there too. locationd's form is
+/// `{"_type":"status","state":"stale","source":"gpsd","lastFix":1763884800,"created_at":...}`,
+/// `state` being `?STATUS;`'s name (`live`, `stale`, `lost`, `nofix`, `waiting`,
+/// `connecting`, `restored`) or `stopped` when the daemon shut down. A dashboard reads
+/// the retained status next to the retained location: unless the state is `live`, the
+/// location is the last one known, not a current one.
+///
+/// The last will is the booklet's `{"_type":"lwt","tst":N}` (`tst` the time the client
+/// connected), set on the status topic and retained, so that a daemon that vanished
+/// replaces a `live` status instead of leaving it standing.
+public enum OwnTracksStatus {
+    /// The status message for `state` (one of the names above).
+    public static func payload(state: String, source: FixSource?, lastFix: Date?, createdAt: Date) -> [UInt8] {
+        var text = #"{"_type":"status","state":"# + jsonString(state)
+        if let source { text += #","source":"# + jsonString(source.rawValue) }
+        if let lastFix { text += #","lastFix":\#(Int(lastFix.timeIntervalSince1970.rounded(.down)))"# }
+        text += #","created_at":\#(Int(createdAt.timeIntervalSince1970.rounded(.down)))}"#
+        return Array(text.utf8)
+    }
+
+    /// The last will: `{"_type":"lwt","tst":N}` with `tst` the time of connecting.
+    public static func lastWill(connectedAt: Date) -> [UInt8] {
+        Array(#"{"_type":"lwt","tst":\#(Int(connectedAt.timeIntervalSince1970.rounded(.down)))}"#.utf8)
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        var out: [UInt8] = []
+        ByteWriter.append(to: &out, capacity: 2 + 6 * text.utf8.count) { Location.writeJSONString(text, to: &$0) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

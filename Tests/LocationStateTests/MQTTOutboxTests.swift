@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import LocationState
+
+@Suite struct MQTTOutboxTests {
+    private static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func keepsOrderAcrossReopeningAndRemovesOnlyWhatIsAcknowledged() throws {
+        try withTemporaryDirectory { path in
+            let directory = URL(fileURLWithPath: path)
+            let log = LogRecorder()
+            do {
+                let outbox = try MQTTOutbox(directory: directory, logger: log.logger, now: Self.start)
+                for index in 0..<5 {
+                    try outbox.append(
+                        topic: "t/\(index)", payload: Array("\(index)".utf8), retain: index % 2 == 0,
+                        at: Self.start)
+                }
+                let first = try outbox.messages(after: nil, limit: 2)
+                #expect(first.map(\.topic) == ["t/0", "t/1"])
+                #expect(first.map(\.retain) == [true, false])
+                try outbox.remove([first[1].id])
+                #expect(outbox.count == 4)
+            }
+            #expect(try permissions(path + "/" + MQTTOutbox.fileName) == 0o600)
+            let reopened = try MQTTOutbox(directory: directory, logger: log.logger, now: Self.start)
+            #expect(reopened.count == 4)
+            let all = try reopened.messages(after: nil, limit: 100)
+            #expect(all.map(\.topic) == ["t/0", "t/2", "t/3", "t/4"])
+            #expect(all.map { String(decoding: $0.payload, as: UTF8.self) } == ["0", "2", "3", "4"])
+            #expect(try reopened.messages(after: all[1].id, limit: 1).map(\.topic) == ["t/3"])
+            #expect(log.events.isEmpty)
+        }
+    }
+
+    @Test func dropsTheOldestBeyondTheCountAndLogsOnce() throws {
+        try withTemporaryDirectory { path in
+            let log = LogRecorder()
+            let outbox = try MQTTOutbox(
+                directory: URL(fileURLWithPath: path), bounds: .init(maximumMessages: 3, maximumAge: 86_400),
+                logger: log.logger, now: Self.start)
+            for index in 0..<10 {
+                try outbox.append(topic: "t/\(index)", payload: [], retain: false, at: Self.start)
+            }
+            #expect(outbox.count == 3)
+            #expect(outbox.dropped == 7)
+            #expect(try outbox.messages(after: nil, limit: 10).map(\.topic) == ["t/7", "t/8", "t/9"])
+            #expect(log.messages(at: .warning).count == 1)
+        }
+    }
+
+    @Test func dropsWhatIsOlderThanTheMaximumAge() throws {
+        try withTemporaryDirectory { path in
+            let directory = URL(fileURLWithPath: path)
+            let log = LogRecorder()
+            let bounds = MQTTOutbox.Bounds(maximumMessages: 100, maximumAge: 3600)
+            do {
+                let outbox = try MQTTOutbox(directory: directory, bounds: bounds, logger: log.logger, now: Self.start)
+                try outbox.append(topic: "old", payload: [], retain: false, at: Self.start)
+                try outbox.append(topic: "new", payload: [], retain: false, at: Self.start.addingTimeInterval(3000))
+            }
+            // Opened again two hours later: the first is over the age, the second not.
+            let later = try MQTTOutbox(
+                directory: directory, bounds: bounds, logger: log.logger, now: Self.start.addingTimeInterval(4000))
+            #expect(try later.messages(after: nil, limit: 10).map(\.topic) == ["new"])
+            #expect(later.dropped == 1)
+        }
+    }
+
+    @Test func aCorruptFileIsMovedAsideWithOneLine() throws {
+        try withTemporaryDirectory { path in
+            let file = path + "/" + MQTTOutbox.fileName
+            try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: file))
+            let log = LogRecorder()
+            let outbox = try MQTTOutbox(directory: URL(fileURLWithPath: path), logger: log.logger, now: Self.start)
+            #expect(outbox.count == 0)
+            try outbox.append(topic: "t", payload: [1], retain: false)
+            let aside = try FileManager.default.contentsOfDirectory(atPath: path).filter {
+                $0.hasPrefix(MQTTOutbox.fileName + ".corrupt-")
+            }
+            #expect(aside.count == 1)
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: path + "/" + aside[0])) == Data(repeating: 0x41, count: 8192))
+            #expect(log.events.count == 1)
+            #expect(log.messages(at: .warning).first?.contains("moved it to") == true)
+        }
+    }
+}
+
+@Suite struct MQTTConfigurationTests {
+    private func configured(_ settings: [(String, String)]) throws(LocationError) -> MQTTConfiguration {
+        var configuration = MQTTConfiguration()
+        configuration.deviceName = "pi"
+        for (key, value) in settings {
+            _ = try configuration.apply(key: key, value: value, origin: "--\(key)")
+        }
+        return configuration
+    }
+
+    @Test func urlUserHostPortAndDefaults() throws {
+        let plain = try configured([("mqtt", "mqtt://alice@broker.local:1884")])
+        #expect(plain.host == "broker.local")
+        #expect(plain.port == 1884)
+        #expect(plain.user == "alice")
+        #expect(!plain.tls)
+        #expect(plain.resolvedTopic == "owntracks/alice/pi")
+        #expect(plain.statusTopic == "owntracks/alice/pi/status")
+        let tls = try configured([("mqtt", "mqtts://[::1]"), ("mqtt-user", "bob")])
+        #expect(tls.host == "::1")
+        #expect(tls.port == 8883)
+        #expect(tls.tls)
+        #expect(tls.resolvedTopic == "owntracks/bob/pi")
+        #expect(try configured([("mqtt", "mqtt://h"), ("mqtt", "off")]).isEnabled == false)
+    }
+
+    @Test func otherKeysAreNotMine() throws {
+        var configuration = MQTTConfiguration()
+        #expect(try configuration.apply(key: "zooms", value: "14", origin: "x") == false)
+    }
+
+    @Test func policyBoundsAndKeepalive() throws {
+        let configuration = try configured([
+            ("mqtt-min-interval", "30s"), ("mqtt-min-distance", "100"), ("mqtt-outbox-max-messages", "500"),
+            ("mqtt-outbox-max-age", "2d"), ("mqtt-keepalive", "5"), ("mqtt-discovery", "on"),
+        ])
+        #expect(configuration.policy == MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100))
+        #expect(configuration.outboxBounds == MQTTOutbox.Bounds(maximumMessages: 500, maximumAge: 172_800))
+        #expect(configuration.keepAliveSeconds == 5)
+        #expect(configuration.discovery)
+    }
+
+    @Test(arguments: [
+        ("mqtt", "http://broker", "mqtt must be mqtt://"),
+        ("mqtt", "mqtt://", "mqtt must be mqtt://"),
+        ("mqtt", "mqtt://broker:0", "mqtt must be mqtt://"),
+        ("mqtt", "mqtt://alice:secret@broker", "mqtt-password-file"),
+        ("mqtt-topic", "owntracks/+/pi", "wildcard"),
+        ("mqtt-topic", "owntracks/#", "wildcard"),
+        ("mqtt-topic", String(repeating: "a", count: 65_536), "at most 65535"),
+        ("mqtt-min-interval", "soon", "duration"),
+        ("mqtt-keepalive", "0", "mqtt-keepalive"),
+        ("mqtt-discovery", "maybe", "on or off"),
+    ])
+    func badValuesAreOneUsageLine(key: String, value: String, message: String) {
+        #expect {
+            _ = try configured([(key, value)])
+        } throws: { error in
+            guard let error = error as? LocationError else { return false }
+            return error.kind == .usage && error.message.contains(message) && !error.message.contains("\n")
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import LocationState
+import Testing
+
+@testable import locationd
+
+/// `locationd run --mqtt` against a real Mosquitto broker, with `mosquitto_sub` as the receiver.
+@Suite(.serialized) struct MQTTTests {
+    /// A message's payload as a dictionary (Foundation's parser).
+    private static func json(_ payload: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
+    }
+
+    private static func isLocation(_ message: (topic: String, payload: String)) -> Bool {
+        message.payload.contains(#""_type":"location""#)
+    }
+
+    /// A configuration file with the MQTT settings (the topic unique to the test).
+    private static func configFile(in directory: String, _ settings: [String: String]) throws -> String {
+        let path = directory + "/locationd.conf"
+        let text = settings.map { "\($0) = \($1)" }.sorted().joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The walk's fixes by their integer time.
+    private static let walk = Dictionary(
+        uniqueKeysWithValues: ReplaySampleTracks.walkFixes().map { (Int($0.time!.timeIntervalSince1970), $0) })
+
+    /// Starts the daemon replaying the walk and publishing to `broker` under `topic`.
+    private static func daemon(
+        _ directory: String, broker: String, topic: String, extra: [String: String] = [:]
+    ) async throws -> DaemonProcess {
+        let config = try configFile(in: directory, ["mqtt-topic": topic].merging(extra) { $1 })
+        return try await DaemonProcess(
+            dataDirectory: directory + "/data",
+            arguments: ["--source", "replay", sampleTrackPath("walk.nmea"), "--mqtt", broker, "--config", config])
+    }
+
+    private static func status(_ daemon: DaemonProcess) -> String {
+        ((try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil) ?? ""
+    }
+
+    /// The `mqtt` object of `?STATUS;`.
+    private static func mqttStatus(_ daemon: DaemonProcess) -> [String: Any]? {
+        (try? json(status(daemon)))?["mqtt"] as? [String: Any]
+    }
+
+    @Test func payloadFieldsAndUnitsThenRetainedForALateSubscriber() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto()
+        let topic = "owntracks/test/walk"
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/#")
+        let homeAssistant = try await MosquittoSubscriber(port: broker.port, topic: "homeassistant/#")
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic,
+            extra: ["mqtt-discovery": "on", "mqtt-client-id": "locationd-walk"])
+        let discovery = try await homeAssistant.messages.next(within: .seconds(30), "the discovery config")
+        #expect(discovery.topic == "homeassistant/device_tracker/locationd-walk/config")
+        let config = try Self.json(discovery.payload)
+        #expect(config["json_attributes_topic"] as? String == topic)
+        #expect(config["source_type"] as? String == "gps")
+        #expect(config["unique_id"] as? String == "locationd-walk")
+        // The status goes out before the first fix it announces.
+        let live = try await subscriber.messages.next(within: .seconds(30), "the live status") {
+            $0.topic == topic + "/status" && $0.payload.contains(#""state":"live""#)
+        }
+        #expect(try Self.json(live.payload)["_type"] as? String == "status")
+        let message = try await subscriber.messages.next(within: .seconds(30), "a location") { Self.isLocation($0) }
+        #expect(message.topic == topic)
+        let fields = try Self.json(message.payload)
+        let tst = try #require(fields["tst"] as? Int)
+        let fix = try #require(Self.walk[tst], "tst \(tst) is not a time of the walk")
+        #expect(abs(try #require(fields["lat"] as? Double) - fix.lat!) < 1e-7)
+        #expect(abs(try #require(fields["lon"] as? Double) - fix.lon!) < 1e-7)
+        #expect(fields["alt"] as? Int == Int(fix.altMSL!.rounded()))
+        #expect(fields["vel"] as? Int == Int((fix.speed! * 3.6).rounded()))
+        #expect(fields["cog"] as? Int == Int(fix.track!.rounded()) % 360)
+        #expect(fields["source"] as? String == "replay")
+        #expect(fields["t"] as? String == "t")
+        #expect((fields["tid"] as? String)?.count ?? 0 <= 2)
+        // The daemon estimates eph from HDOP; the walk has no vertical estimate.
+        #expect(fields["acc"] is Int)
+        #expect(fields["created_at"] is Int)
+        let mqtt = try #require(Self.mqttStatus(daemon))
+        #expect(mqtt["connected"] as? Bool == true)
+        #expect(mqtt["queued"] is Int)
+        // The HTTP API's status carries the same object.
+        let http = try await HTTPTestClient(port: try await daemon.httpPort()).get("/api/v1/status")
+        let httpMQTT = try #require(try Self.json(http.body)["mqtt"] as? [String: Any])
+        #expect(httpMQTT["connected"] as? Bool == true)
+
+        // A subscriber that connects now gets the last location at once: it is retained.
+        let late = try await MosquittoSubscriber(port: broker.port, topic: topic)
+        let retained = try await late.messages.next(within: .seconds(10), "the retained location")
+        #expect(Self.isLocation(retained))
+        #expect(try Self.walk[#require(Self.json(retained.payload)["tst"] as? Int)] != nil)
+        _ = try await daemon.stop()
+    }
+
+    @Test func lastWillWhenTheDaemonIsKilled() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto()
+        let topic = "owntracks/test/will"
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/status")
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic, extra: ["mqtt-keepalive": "5"])
+        _ = try await subscriber.messages.next(within: .seconds(30), "the live status") {
+            $0.payload.contains(#""state":"live""#)
+        }
+        _ = try await daemon.stop(with: SIGKILL)
+        let will = try await subscriber.messages.next(within: .seconds(20), "the last will") {
+            $0.payload.contains(#""_type":"lwt""#)
+        }
+        #expect(try Self.json(will.payload)["tst"] is Int)
+    }
+
+    @Test func aGracefulStopSaysStoppedAndSendsNoWill() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto()
+        let topic = "owntracks/test/stop"
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/status")
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic, extra: ["mqtt-keepalive": "5"])
+        _ = try await subscriber.messages.next(within: .seconds(30), "the live status") {
+            $0.payload.contains(#""state":"live""#)
+        }
+        let stopped = try await daemon.stop()
+        #expect(stopped.status == 0)
+        _ = try await subscriber.messages.next(within: .seconds(10), "the stopped status") {
+            $0.payload.contains(#""state":"stopped""#)
+        }
+        // The daemon has exited: a broker that were to send the will (a connection closed
+        // without DISCONNECT) has sent it already, so it would arrive before this marker.
+        let marker = try await runProgram(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic + "/status", "-m", "marker"])
+        #expect(marker.status == 0)
+        let next = try await subscriber.messages.next(within: .seconds(10), "the marker")
+        #expect(next.payload == "marker", "expected no last will after a clean disconnect, got \(next.payload)")
+    }
+
+    /// The tst of the locations among `messages`, first occurrences in order, and the duplicates' count.
+    private static func timeline(_ payloads: [String]) throws -> (times: [Int], duplicates: Int) {
+        var times: [Int] = []
+        var seen: Set<Int> = []
+        var duplicates = 0
+        for payload in payloads where payload.contains(#""_type":"location""#) {
+            let tst = try #require(try json(payload)["tst"] as? Int)
+            if seen.insert(tst).inserted { times.append(tst) } else { duplicates += 1 }
+        }
+        return (times, duplicates)
+    }
+
+    @Test func brokerAwayDuringTheStreamThenBackEveryFixInOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto(persistence: true)
+        let topic = "owntracks/test/outage"
+        // A persistent session: the broker keeps what arrives for it while it reconnects.
+        let subscriber = try await MosquittoSubscriber(
+            port: broker.port, topic: topic, extra: ["-c", "-i", "locationd-test-outage"])
+        let daemon = try await Self.daemon(directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic)
+        var payloads: [String] = []
+        for _ in 0..<2 {
+            payloads.append(try await subscriber.messages.next(within: .seconds(30), "a location").payload)
+        }
+        await broker.stop()
+        try await waitUntil(seconds: 30) { (Self.mqttStatus(daemon)?["queued"] as? Int ?? 0) >= 3 }
+        #expect(Self.mqttStatus(daemon)?["connected"] as? Bool == false)
+        try await broker.start()
+        try await waitUntil(seconds: 30) { Self.mqttStatus(daemon)?["connected"] as? Bool == true }
+        // Everything queued during the outage, then two more live fixes.
+        let last = try Self.timeline(payloads).times.last!
+        while try Self.timeline(payloads).times.last! < last + 6 {
+            payloads.append(try await subscriber.messages.next(within: .seconds(30), "a location").payload)
+        }
+        let (times, duplicates) = try Self.timeline(payloads)
+        #expect(times == Array(times.first!...times.last!), "a fix is missing or out of order: \(times)")
+        print("MQTT outage test: \(times.count) fixes, \(duplicates) duplicates (QoS 1)")
+        #expect(daemon.stderr.components(separatedBy: "retrying with backoff").count - 1 == 1)
+        _ = try await daemon.stop()
+    }
+
+    @Test func theOutboxSurvivesSIGKILL() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto(persistence: true)
+        let topic = "owntracks/test/backlog"
+        let subscriber = try await MosquittoSubscriber(
+            port: broker.port, topic: topic, extra: ["-c", "-i", "locationd-test-backlog"])
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let first = try await Self.daemon(directory.path, broker: url, topic: topic)
+        let before = try Self.json(try await subscriber.messages.next(within: .seconds(30), "a location").payload)
+        let lastSeen = try #require(before["tst"] as? Int)
+        await broker.stop()
+        try await waitUntil(seconds: 30) { (Self.mqttStatus(first)?["queued"] as? Int ?? 0) >= 3 }
+        _ = try await first.stop(with: SIGKILL)
+        try await broker.start()
+        let daemon = try await Self.daemon(directory.path, broker: url, topic: topic)
+        // The fixes queued before the kill arrive, oldest first, then the new run's.
+        var payloads: [String] = []
+        while try !Self.timeline(payloads).times.contains(lastSeen + 2) {
+            payloads.append(try await subscriber.messages.next(within: .seconds(30), "the backlog").payload)
+        }
+        let times = try Self.timeline(payloads).times.filter { $0 > lastSeen }
+        #expect(Array(times.prefix(2)) == [lastSeen + 1, lastSeen + 2], "backlog out of order: \(times)")
+        _ = try await daemon.stop()
+    }
+
+    @Test func aWrongPasswordIsOneLineAndTheDaemonGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try await Mosquitto(users: ["alice": "right"])
+        let passwordFile = directory.path + "/password"
+        try "wrong\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://alice@127.0.0.1:\(broker.port)", topic: "owntracks/alice/pw",
+            extra: ["mqtt-password-file": passwordFile])
+        try await waitUntil(seconds: 20) { daemon.stderr.contains("not authorised") }
+        // Several retries later (the replay keeps counting fixes), still one line.
+        let fixes: @Sendable () -> Int = { (try? Self.json(Self.status(daemon)))?["fixes"] as? Int ?? 0 }
+        let start = fixes()
+        try await waitUntil(seconds: 30) { fixes() >= start + 4 }
+        #expect(daemon.stderr.components(separatedBy: "not authorised").count - 1 == 1, "\(daemon.stderr)")
+        #expect(Self.mqttStatus(daemon)?["connected"] as? Bool == false)
+        _ = try await daemon.stop()
+    }
+
+    @Test func tlsWithACertificateAuthorityMadeHere() async throws {
+        let directory = try TemporaryDirectory()
+        let (certificate, key) = (directory.path + "/broker.pem", directory.path + "/broker.key")
+        let made = try await runProgram(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        try #require(made.status == 0, "openssl: \(made.stderr)")
+        let broker = try await Mosquitto(tls: (certificate, key))
+        let topic = "owntracks/test/tls"
+        let subscriber = try await MosquittoSubscriber(
+            port: broker.port, topic: topic, extra: ["--cafile", certificate])
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtts://127.0.0.1:\(broker.port)", topic: topic,
+            extra: ["mqtt-ca-file": certificate])
+        let message = try await subscriber.messages.next(within: .seconds(30), "a location over TLS")
+        #expect(Self.isLocation(message))
+        _ = try await daemon.stop()
+    }
+
+    @Test(arguments: [
+        (["--mqtt", "ftp://broker"], "mqtt must be mqtt://"),
+        (["--mqtt", "mqtt://broker:99999"], "mqtt must be mqtt://"),
+    ])
+    func badSettingsExit64WithOneLine(arguments: [String], message: String) async throws {
+        let directory = try TemporaryDirectory()
+        let run = try await runLocationd(
+            ["run", "--data-dir", directory.path + "/data", "--source", "simulated"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test func theDaemonConfigurationDelegatesTheMQTTKeys() throws {
+        var configuration = DaemonConfiguration(dataDirectory: "/tmp/x")
+        try configuration.apply(
+            file: "mqtt = mqtts://alice@broker:8884\nmqtt-min-interval = 30s\nmqtt-discovery = on\n", path: "l.conf")
+        #expect(configuration.mqtt.host == "broker")
+        #expect(configuration.mqtt.port == 8884)
+        #expect(configuration.mqtt.tls)
+        #expect(configuration.mqtt.policy.minimumInterval == 30)
+        #expect(configuration.mqtt.discovery)
+        #expect(configuration.keysDiffering(from: DaemonConfiguration(dataDirectory: "/tmp/x")) == ["mqtt"])
+        #expect {
+            try configuration.apply(file: "mqtt-topic = a/+/b\n", path: "l.conf")
+        } throws: { error in
+            (error as? LocationError)?.message.hasPrefix("l.conf:1: the MQTT topic 'a/+/b' has a wildcard") == true
+        }
+    }
+}
