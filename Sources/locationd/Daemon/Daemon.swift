@@ -76,17 +76,7 @@ final class Daemon: Sendable {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)
             services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
         }
-        // The fix counter and the last fix store: one attachment for both.
-        services.append(
-            ListenerService(
-                queue: queue,
-                attach: {
-                    let observation = deviceLocation.observe(on: queue, policy: .all) { change in
-                        if let fix = change.new { counter.count(fix) }
-                        lastFix.record(change.new)
-                    }
-                    return { observation.cancel() }
-                }, close: { try lastFix.flush() }))
+        services.append(ListenerService.lastFix(lastFix, counter: counter, of: deviceLocation, on: queue))
         if let regions { services.append(regions) }
         if let mqtt {
             services.append(MQTTService(publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status))
@@ -99,8 +89,7 @@ final class Daemon: Sendable {
                 HTTPService.daemon(
                     configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
                     counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt,
-                    token: httpToken,
-                    logger: logger))
+                    token: httpToken, logger: logger))
         }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services
@@ -109,26 +98,14 @@ final class Daemon: Sendable {
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
     func run(signals: ProcessSignals) async throws(LocationError) {
         if let restored = lastFix.lastFix { coordinator.restore(restored) }
-        do {
-            try await server.start()
-        } catch let error as LocationError {
-            throw error
-        } catch {
-            throw .cannotWrite(path: server.path, reason: "cannot listen there (\(error))")
-        }
+        try await server.startListening()
         logger.info(
             "locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(server.path)"
         )
-        var group = ServiceGroupConfiguration(
-            services: services(signals: signals).map {
-                .init(
-                    service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                    failureTerminationBehavior: .gracefullyShutdownGroup)
-            }, logger: logger)
-        group.maximumGracefulShutdownDuration = .seconds(30)
+        let group = ServiceGroup(configuration: .daemon(services(signals: signals), logger: logger))
         SystemdNotifier.notify("READY=1")
         do {
-            try await ServiceGroup(configuration: group).run()
+            try await group.run()
         } catch let error as LocationError {
             throw error
         } catch {
