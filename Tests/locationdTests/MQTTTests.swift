@@ -98,6 +98,44 @@ import Testing
         _ = try await daemon.stop()
     }
 
+    /// With regions, an enter goes out as an OwnTracks transition on `TOPIC/event`, and
+    /// the region list as `waypoints`.
+    @Test func aRegionEnterIsAnOwnTracksTransition() async throws {
+        let directory = try TemporaryDirectory()
+        let start = try #require(ReplaySampleTracks.walkFixes().first)
+        let regions = directory.path + "/regions.geojson"
+        try RegionDaemonTests.collection(
+            #"{"type":"Feature","id":"park","properties":{"name":"Tiergarten","radius":2000},"geometry":{"type":"Point","coordinates":[\#(start.lon!),\#(start.lat!)]}}"#
+        ).write(toFile: regions, atomically: true, encoding: .utf8)
+        let broker = try await Mosquitto()
+        let topic = "owntracks/test/regions"
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/event")
+        let waypoints = try await MosquittoSubscriber(port: broker.port, topic: topic + "/waypoints")
+        // The first fix is inside: with region-initial-enter it is reported as an enter.
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic,
+            extra: ["regions": regions, "region-initial-enter": "true"])
+        let message = try await subscriber.messages.next(within: .seconds(30), "the transition")
+        #expect(message.topic == topic + "/event")
+        let fields = try Self.json(message.payload)
+        #expect(fields["_type"] as? String == "transition")
+        #expect(fields["event"] as? String == "enter")
+        #expect(fields["desc"] as? String == "Tiergarten")
+        #expect(fields["rid"] as? String == "park")
+        #expect(fields["t"] as? String == "c")
+        #expect(fields["wtst"] as? Int == MQTTPublisher.waypointStamp("park"))
+        let tst = try #require(fields["tst"] as? Int)
+        let fix = try #require(Self.walk[tst], "tst \(tst) is not a time of the walk")
+        #expect(abs(try #require(fields["lat"] as? Double) - fix.lat!) < 1e-7)
+        // The region list, for the OwnTracks Recorder and apps.
+        let list = try Self.json(try await waypoints.messages.next(within: .seconds(30), "the waypoints").payload)
+        #expect(list["_type"] as? String == "waypoints")
+        let waypoint = try #require((list["waypoints"] as? [[String: Any]])?.first)
+        #expect(waypoint["desc"] as? String == "Tiergarten" && waypoint["rad"] as? Int == 2000)
+        #expect(waypoint["tst"] as? Int == MQTTPublisher.waypointStamp("park") && waypoint["rid"] as? String == "park")
+        _ = try await daemon.stop()
+    }
+
     @Test func lastWillWhenTheDaemonIsKilled() async throws {
         let directory = try TemporaryDirectory()
         let broker = try await Mosquitto()

@@ -49,3 +49,55 @@ extension MQTTPublisher {
         enqueue(topic: "homeassistant/device_tracker/\(objectID)/config", payload: [UInt8](data), retain: true)
     }
 }
+
+extension MQTTPublisher {
+    /// A region event as an OwnTracks `transition` on `TOPIC/event` (not retained: an
+    /// event, not a state). On ``queue``.
+    ///
+    /// OwnTracks names a region by `wtst`, the time its waypoint was made; a region
+    /// from a GeoJSON file has none, so `wtst` is a stable number made from the region's
+    /// id (FNV-1a, 31 bits), and `rid` carries the id itself. `t` is `c` (a circular
+    /// region) or `l` (a polygon, located by position).
+    func publish(transition event: RegionEvent, circular: Bool, at now: Date = Date()) {
+        var message: [String: Any] = [
+            "_type": "transition", "event": event.kind.rawValue, "desc": event.name, "rid": event.region.rawValue,
+            "wtst": Self.waypointStamp(event.region.rawValue), "lat": event.lat, "lon": event.lon,
+            "tst": Int(event.time.timeIntervalSince1970.rounded(.down)), "t": circular ? "c" : "l",
+            "tid": OwnTracksLocation.trackerID(forDevice: configuration.deviceName),
+            "created_at": Int(now.timeIntervalSince1970.rounded(.down)),
+        ]
+        if let eph = event.eph, eph.isFinite { message["acc"] = Int(eph.rounded()) }
+        if event.simulated { message["source"] = "simulated" }
+        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
+        enqueue(topic: configuration.resolvedTopic + "/event", payload: [UInt8](data), retain: false, at: now)
+    }
+
+    /// FNV-1a of `id`, in 31 bits: the same number for the same region on every run.
+    public static func waypointStamp(_ id: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in id.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return Int(hash & 0x7FFF_FFFF)
+    }
+}
+
+extension MQTTPublisher {
+    /// The regions as an OwnTracks `waypoints` message, retained on `TOPIC/waypoints`,
+    /// so that the OwnTracks Recorder and apps know the regions transitions name.
+    /// OwnTracks waypoints are circles: a polygon region has no waypoint (its
+    /// transitions still go out, with `t` `l`). On ``queue``.
+    func publish(waypoints regions: RegionSet, at now: Date = Date()) {
+        let waypoints: [[String: Any]] = regions.regions.compactMap { region in
+            guard case .circle(let lat, let lon, let radius) = region.geometry else { return nil }
+            return [
+                "_type": "waypoint", "desc": region.name, "lat": lat, "lon": lon, "rad": Int(radius.rounded()),
+                "tst": Self.waypointStamp(region.id.rawValue), "rid": region.id.rawValue,
+            ]
+        }
+        let message: [String: Any] = ["_type": "waypoints", "waypoints": waypoints]
+        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
+        enqueue(topic: configuration.resolvedTopic + "/waypoints", payload: [UInt8](data), retain: true, at: now)
+    }
+}

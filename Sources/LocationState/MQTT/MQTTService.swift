@@ -12,13 +12,19 @@ public struct MQTTService: Service {
     private let publisher: MQTTPublisher
     private let deviceLocation: MonitoredState<Location?>
     private let status: MonitoredState<ProviderStatus>
+    private let regions: RegionService?
 
+    /// - Parameter regions: with region monitoring, each enter and leave goes out as an
+    ///   OwnTracks `transition` on `TOPIC/event`, and the regions as `waypoints` (at
+    ///   start and after each reload).
     public init(
-        publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>
+        publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>,
+        regions: RegionService? = nil
     ) {
         self.publisher = publisher
         self.deviceLocation = deviceLocation
         self.status = status
+        self.regions = regions
     }
 
     public func run() async throws {
@@ -31,7 +37,22 @@ public struct MQTTService: Service {
         let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all) {
             publisher.publish(fix: $0.new)
         }
+        let waypoints = regions?.reloads.observe(on: publisher.queue, policy: .latest, sendingCurrentValue: true) {
+            [monitor = regions?.monitor] _ in
+            if let monitor { publisher.publish(waypoints: monitor.regions) }
+        }
+        let transitions = regions.map(\.monitor).map { monitor in
+            monitor.events.observe(on: publisher.queue, policy: .all) { change in
+                for event in change.new {
+                    let region = monitor.regions[event.region]
+                    let circular = if case .circle = region?.geometry { true } else { false }
+                    publisher.publish(transition: event, circular: circular)
+                }
+            }
+        }
         try? await gracefulShutdown()
+        transitions?.cancel()
+        waypoints?.cancel()
         fixObservation.cancel()
         statusObservation.cancel()
         await withCheckedContinuation { done in

@@ -79,7 +79,10 @@ final class Daemon: Sendable {
         services.append(ListenerService.lastFix(lastFix, counter: counter, of: deviceLocation, on: queue))
         if let regions { services.append(regions) }
         if let mqtt {
-            services.append(MQTTService(publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status))
+            services.append(
+                MQTTService(
+                    publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status,
+                    regions: regions))
         }
         services.append(
             LocationSourceService(
