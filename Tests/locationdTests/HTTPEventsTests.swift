@@ -119,7 +119,7 @@ struct HTTPEventsTests {
         #expect(againStatus == 200)
     }
 
-    /// With region monitoring, a `region` event follows the `fix` event that made it.
+    /// With region monitoring, a fix that enters a region makes a `region` event.
     @Test func aRegionEventFollowsItsFix() async throws {
         let directory = try TemporaryDirectory()
         let log = CapturedLog()
@@ -163,7 +163,10 @@ struct HTTPEventsTests {
             events.append("\(event.event) \(event.data)")
         }
         #expect(events[0].hasPrefix(#"fix {"class":"TPV""#) && events[0].contains(#""lat":52.600000000"#))
-        #expect(events[1].hasPrefix(#"fix {"class":"TPV""#) && events[1].contains(#""lat":52.500000000"#))
-        #expect(events[2].hasPrefix(#"region {"class":"REGION","event":"enter","region":"home""#), "\(events)")
+        // The second fix and the enter it made come on two subscriptions; a loaded
+        // machine may hand out the region event first (issue #13's note).
+        let rest = events.dropFirst().sorted()
+        #expect(rest[0].hasPrefix(#"fix {"class":"TPV""#) && rest[0].contains(#""lat":52.500000000"#), "\(events)")
+        #expect(rest[1].hasPrefix(#"region {"class":"REGION","event":"enter","region":"home""#), "\(events)")
     }
 }

@@ -133,7 +133,10 @@ final class GPSFake: @unchecked Sendable {
     /// (a client is watching): from then on no sentence is lost for want of a
     /// reader. gpsd may still flush the first sentence or two while it sets the
     /// line up. Throws when gpsd has not opened the terminal within `limit`.
-    func startFeeding(within limit: Duration = .seconds(30)) async throws {
+    ///
+    /// - Parameter held: lines at the end of the log that gpsfake is not let go of, so
+    ///   that it (and its gpsd's device) stays up after the lines before them.
+    func startFeeding(within limit: Duration = .seconds(30), holdingBack held: Int = 0) async throws {
         guard let hold else { return }
         let deadline = ContinuousClock.now + limit
         while !(gpsdPID.map(Self.hasTerminalOpen) ?? false) {
@@ -145,7 +148,7 @@ final class GPSFake: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         // One line per sentence; a pipe holds far more than any test log needs.
-        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: lines))
+        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: max(0, lines - held)))
     }
 
     /// Whether process `pid` has a pseudo-terminal open (gpsd has no other).
