@@ -45,7 +45,8 @@ enum ControlAnswers {
     }
 
     /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
-    /// `"mqtt":{"connected":BOOL,"queued":N}` (messages waiting in the outbox).
+    /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N}` (messages waiting in the outbox;
+    /// dropped since the start, beyond its bounds or not storable).
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
     ) -> String {
@@ -64,7 +65,7 @@ enum ControlAnswers {
             fields.append(#""reason":"# + ControlReply.jsonString(reason))
         }
         if let mqtt {
-            fields.append(#""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued)}"#)
+            fields.append(#""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued),"dropped":\#(mqtt.dropped)}"#)
         }
         return "{" + fields.joined(separator: ",") + "}"
     }
