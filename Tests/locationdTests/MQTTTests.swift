@@ -366,6 +366,7 @@ import Testing
         let wal = daemon.dataDirectory + "/" + MQTTOutbox.fileName + "-wal"
         try await waitUntil(seconds: 60) {
             ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) > limit
+                && ((try? Self.lastFixTime(daemon)) ?? 0) >= Self.walkStart + 3
         }
         // Fixes up to the one before this were stored, whatever happens next.
         let stored = try Self.lastFixTime(daemon) - 1
@@ -392,19 +393,31 @@ import Testing
         _ = try await daemon.stop()
     }
 
+    /// A bad topic from the configuration file or the environment (where `#` is not
+    /// a comment): exit 64, one line. `timeout`: a daemon that took the topic fails the
+    /// test (status 124) instead of running on.
     @Test(arguments: [
-        ("mqtt-topic = owntracks/+/pi", "has a wildcard"),
-        ("mqtt-topic = owntracks/#", "has a wildcard"),
-        ("mqtt-topic = " + String(repeating: "a", count: 65_536), "MQTT allows at most 65535"),
-    ])
-    func badTopicsInTheConfigurationExit64WithOneLine(setting: String, message: String) async throws {
+        (nil, "owntracks/+/pi", "has a wildcard"),
+        ("LOCATIOND_MQTT_TOPIC", "owntracks/+/pi", "has a wildcard"),
+        ("LOCATIOND_MQTT_TOPIC", "owntracks/#", "has a wildcard"),
+        ("LOCATIOND_MQTT_TOPIC", String(repeating: "a", count: 65_536), "MQTT allows at most 65535"),
+    ] as [(String?, String, String)])
+    func badTopicsExit64WithOneLine(variable: String?, topic: String, message: String) async throws {
         let directory = try TemporaryDirectory()
-        let config = directory.path + "/locationd.conf"
-        try (setting + "\n").write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try await runLocationd([
-            "run", "--data-dir", directory.path + "/data", "--source", "simulated", "--mqtt", "mqtt://127.0.0.1",
-            "--config", config,
-        ])
+        var setting: [String] = []
+        if let variable {
+            setting = ["\(variable)=\(topic)"]
+        } else {
+            let config = directory.path + "/locationd.conf"
+            try "mqtt-topic = \(topic)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            setting = ["--config", config]
+        }
+        let run = try await runProgram(
+            "/usr/bin/timeout",
+            ["20", "/usr/bin/env"] + (variable == nil ? [] : setting) + [
+                locationdBinary().path, "run", "--data-dir", directory.path + "/data", "--source", "simulated",
+                "--mqtt", "mqtt://127.0.0.1",
+            ] + (variable == nil ? setting : []))
         #expect(run.status == 64)
         #expect(run.stderr.contains(message), "\(run.stderr.prefix(300))")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))")
