@@ -152,6 +152,7 @@ private func mqttBacklog(broker: BenchBroker) async throws {
         "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--config", config.path,
     ]
     let errors = Pipe()
+    daemon.environment = childEnvironment
     daemon.standardError = errors
     daemon.standardOutput = FileHandle.nullDevice
     try daemon.run()

@@ -98,18 +98,23 @@ private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
 }
 
 /// Starts a program in the background, its output discarded; `environment` is
-/// added to this process's.
+/// added to this process's, without the benchmark's own `LOCATIOND_BENCH_...`
+/// variables (`locationd run` takes every `LOCATIOND_` variable as a setting and
+/// exits 64 on an unknown one).
 func startProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    process.environment = childEnvironment.merging(environment) { $1 }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
     return process
+}
+
+/// This process's environment without the `LOCATIOND_BENCH_` variables.
+var childEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCATIOND_BENCH_") }
 }
 
 /// Stops a background process (SIGTERM, then SIGKILL after two seconds) and reaps it.
