@@ -396,12 +396,13 @@ import Testing
     /// A bad topic from the configuration file or the environment (where `#` is not
     /// a comment): exit 64, one line. `timeout`: a daemon that took the topic fails the
     /// test (status 124) instead of running on.
-    @Test(arguments: [
-        (nil, "owntracks/+/pi", "has a wildcard"),
-        ("LOCATIOND_MQTT_TOPIC", "owntracks/+/pi", "has a wildcard"),
-        ("LOCATIOND_MQTT_TOPIC", "owntracks/#", "has a wildcard"),
-        ("LOCATIOND_MQTT_TOPIC", String(repeating: "a", count: 65_536), "MQTT allows at most 65535"),
-    ] as [(String?, String, String)])
+    @Test(
+        arguments: [
+            (nil, "owntracks/+/pi", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", "owntracks/+/pi", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", "owntracks/#", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", String(repeating: "a", count: 65_536), "MQTT allows at most 65535"),
+        ] as [(String?, String, String)])
     func badTopicsExit64WithOneLine(variable: String?, topic: String, message: String) async throws {
         let directory = try TemporaryDirectory()
         var setting: [String] = []

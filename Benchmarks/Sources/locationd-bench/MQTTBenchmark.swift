@@ -77,7 +77,8 @@ private func mqttLatency(broker: BenchBroker) async throws {
     let fixes = sent.values.filter { $0 >= from && $0 < until }.count
     guard !our.isEmpty, !their.isEmpty else {
         throw BenchmarkError(
-            "mqtt: nothing matched (\(fixes) TPVs from gpsd, \(our.count) from locationd, \(their.count) from the pipeline)")
+            "mqtt: nothing matched (\(fixes) TPVs from gpsd, \(our.count) from locationd, \(their.count) from the pipeline)"
+        )
     }
     func line(_ name: String, _ values: [Double]) -> String {
         String(
@@ -90,7 +91,8 @@ private func mqttLatency(broker: BenchBroker) async throws {
     let (ourMedian, theirMedian) = (our[our.count / 2], their[their.count / 2])
     print(
         String(
-            format: "mqtt latency: ratio %.2f vs gpspipe | grep | mosquitto_pub -l (median %.3f ms vs %.3f ms, p99 %.3f vs %.3f ms; target: ours < 2 ms)",
+            format:
+                "mqtt latency: ratio %.2f vs gpspipe | grep | mosquitto_pub -l (median %.3f ms vs %.3f ms, p99 %.3f vs %.3f ms; target: ours < 2 ms)",
             theirMedian / ourMedian, ourMedian, theirMedian, our[min(our.count - 1, our.count * 99 / 100)],
             their[min(their.count - 1, their.count * 99 / 100)]))
 }
@@ -201,7 +203,8 @@ private func mqttBacklog(broker: BenchBroker) async throws {
     print("backlog: the daemon said: \(connected.line)")
     print(
         String(
-            format: "backlog: %d messages, in order, %.2f s after the daemon connected again (%.0f messages/s), %.2f s after the broker started",
+            format:
+                "backlog: %d messages, in order, %.2f s after the daemon connected again (%.0f messages/s), %.2f s after the broker started",
             count, drain, Double(count) / drain, result.last - brokerStart))
     print(String(format: "mqtt backlog: %.2f s for an hour at 10 Hz (target: < 5 s)", drain))
 }
@@ -283,7 +286,8 @@ final class BenchBroker: @unchecked Sendable {
 
     /// Starts the broker; returns once its port accepts connections.
     func start() throws {
-        process = try startProcess("/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
+        process = try startProcess(
+            "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         let port = port
         try waitFor("Mosquitto on port \(port)", seconds: 20) { acceptsConnections(port: port) }
     }

@@ -201,7 +201,8 @@ public final class MQTTPublisher: @unchecked Sendable {
         connectionFailed(
             connected
                 ? "the connection was lost"
-                : "the broker closed the connection before accepting it (is it an MQTT broker, does it take this client?)")
+                : "the broker closed the connection before accepting it (is it an MQTT broker, does it take this client?)"
+        )
     }
 
     private func connectionFailed(_ reason: String) {

@@ -65,7 +65,8 @@ enum ControlAnswers {
             fields.append(#""reason":"# + ControlReply.jsonString(reason))
         }
         if let mqtt {
-            fields.append(#""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued),"dropped":\#(mqtt.dropped)}"#)
+            fields.append(
+                #""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued),"dropped":\#(mqtt.dropped)}"#)
         }
         return "{" + fields.joined(separator: ",") + "}"
     }
