@@ -284,6 +284,11 @@ final class BenchBroker: @unchecked Sendable {
         try start()
     }
 
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     /// Starts the broker; returns once its port accepts connections.
     func start() throws {
         process = try startProcess(
