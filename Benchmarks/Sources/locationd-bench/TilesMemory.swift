@@ -107,6 +107,6 @@ private func peakResident(_ path: String, _ arguments: [String]) throws -> (
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
         code, Double(usage.ru_maxrss) / 1024,
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        elapsed.inSeconds
     )
 }

@@ -58,8 +58,7 @@ public struct TileDatabase: Sendable {
         try createPrivateFile(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
-        let (seconds, attoseconds) = busyTimeout.components
-        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+        configuration.busyMode = .timeout(busyTimeout.inSeconds)
         configuration.label = "locationd.tiles"
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL loses no committed transaction when the process dies,
