@@ -1,7 +1,8 @@
 import ArgumentParser
 import LocationState
 
-/// sysexits(3) codes, and the one place where errors become exit statuses.
+/// Every exit status of locationd: sysexits(3) codes for errors, `last`'s answers for
+/// scripts, 128 + N for a signal; and the one place where errors become exit statuses.
 enum ExitStatus {
     static let usage: Int32 = 64  // EX_USAGE
     static let dataError: Int32 = 65  // EX_DATAERR
@@ -18,6 +19,9 @@ enum ExitStatus {
         case .noInput: noInput
         case .unavailable: unavailable
         case .cannotWrite: cannotCreate
+    /// The status of a command ended by signal `number`, as a shell reports it.
+    static func interrupted(by number: Int32) -> Int32 { 128 + number }
+
         case .internalError: software
         }
     }

@@ -101,11 +101,7 @@ struct LastFixAnswer {
         if let track = fix.track { motion.append(String(format: "track %.1f°", track)) }
         if !motion.isEmpty { lines += motion.joined(separator: "  ") + "\n" }
         var provenance: [String] = []
-        if let time = fix.time {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            provenance.append(formatter.string(from: time))
-        }
+        if let time = fix.time { provenance.append(UTCCalendar.iso8601(time)) }
         if let ageSeconds { provenance.append("age " + LastFixAnswer.describe(ageSeconds: ageSeconds)) }
         provenance.append("source \(fix.source.rawValue)")
         provenance.append(fix.mode == .threeD ? "3D fix" : "2D fix")

@@ -103,11 +103,11 @@ struct RegionsCommand: ParsableCommand {
 
     static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
         let regions = set.regions.map { region in
-            #"{"id":"# + ControlReply.jsonString(region.id.rawValue) + #","name":"#
-                + ControlReply.jsonString(region.name)
+            #"{"id":"# + region.id.rawValue.jsonQuoted + #","name":"#
+                + region.name.jsonQuoted
                 + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
         }
-        return #"{"class":"REGIONS","file":"# + ControlReply.jsonString(file) + #","from":"\#(origin)","regions":["#
+        return #"{"class":"REGIONS","file":"# + file.jsonQuoted + #","from":"\#(origin)","regions":["#
             + regions.joined(separator: ",") + "]}\n"
     }
 
