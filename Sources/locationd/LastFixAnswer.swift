@@ -38,7 +38,7 @@ struct LastFixAnswer {
     /// ``LastFixStore/storedFixProblem(_:)``); one that fails is reported as an
     /// unusable store (exit 69), never shown. Only `null` means nothing is stored.
     init(storeDirectory directory: String, now: Date = Date()) throws(LocationError) {
-        let path = directory + "/" + LastFixAnswer.storeFileName
+        let path = directory + "/" + DataDirectory.Name.lastFix
         let loaded: Data?
         do {
             loaded = try FileSystem.live.load(path)
@@ -77,9 +77,6 @@ struct LastFixAnswer {
         state = .restored
         ageSeconds = stored.time.map { now.timeIntervalSince($0) }
     }
-
-    /// The file name of the persisted last fix (a `PersistentState` keyed `lastFix`).
-    static let storeFileName = "lastFix.json"
 
     /// The TPV object with `age` and `state`, as one line.
     func jsonLine(state: State) -> String {

@@ -40,7 +40,7 @@ struct RegionsCommand: ParsableCommand {
 
     private func listing() throws(LocationError) -> String {
         let directory = dataDirectory.url.path
-        let socketPath = socket ?? directory + "/control.sock"
+        let socketPath = socket ?? directory + "/" + DataDirectory.Name.controlSocket
         var file = regions
         var membership: MembershipState
         let origin: String
@@ -82,7 +82,7 @@ struct RegionsCommand: ParsableCommand {
 
     /// The membership the daemon stored, or none; never changes the file.
     static func stored(in directory: String) throws(LocationError) -> MembershipState {
-        let path = directory + "/" + RegionMonitor.key + ".json"
+        let path = directory + "/" + DataDirectory.Name.regionMembership
         guard let data = FileManager.default.contents(atPath: path) else { return .initial }
         do {
             return try JSONDecoder().decode(MembershipState.self, from: data)

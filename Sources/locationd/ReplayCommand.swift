@@ -117,7 +117,7 @@ struct ReplayCommand: AsyncParsableCommand {
         output.finish()
         if let interrupted {
             StandardError.write("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))\n")
-            throw ExitCode(128 + interrupted)
+            throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
         case .success(let statistics):

@@ -26,7 +26,7 @@ import Logging
 ///   throws it.
 public final class LastFixStore: Sendable {
     /// The key of the stored fix, hence the file `lastFix.json`.
-    public static let key = "lastFix"
+    public static let key = DataDirectory.Name.lastFixKey
 
     /// The largest `lastFix.json` taken: a fix is a few hundred bytes.
     public static let maxFileBytes = 64 * 1024

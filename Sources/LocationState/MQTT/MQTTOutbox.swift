@@ -21,7 +21,7 @@ import Logging
 /// - Important: not thread-safe; its owner confines it to one serial queue.
 public final class MQTTOutbox {
     /// The database's file name inside a data directory.
-    public static let fileName = "mqtt-outbox.sqlite"
+    public static let fileName = DataDirectory.Name.mqttOutbox
 
     /// How much the outbox keeps at most.
     public struct Bounds: Sendable, Equatable {

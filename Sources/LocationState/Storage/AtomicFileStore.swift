@@ -41,7 +41,7 @@ public struct AtomicFileStore: Sendable {
     /// The path of the file holding `key`.
     public func path(forKey key: String) throws -> String {
         try Self.validate(key: key)
-        return "\(directory)/\(key).json"
+        return "\(directory)/" + DataDirectory.Name.storeFile(forKey: key)
     }
 
     /// The stored bytes for `key`, or `nil` if nothing is stored.

@@ -27,7 +27,7 @@ import GRDB
 ///   timeout the database holds either all of a batch or none of it.
 public struct TileDatabase: Sendable {
     /// The database's file name inside a data directory.
-    public static let fileName = "tiles.sqlite"
+    public static let fileName = DataDirectory.Name.tiles
 
     /// The database file.
     public let url: URL

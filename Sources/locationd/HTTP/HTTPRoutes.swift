@@ -56,9 +56,9 @@ struct HTTPRoutes: Sendable {
         let answer = responder.last()
         let code =
             if answer.hasSuffix(#""state":"live"}"#) {
-                LastCommand.Status.current
-            } else if answer.hasSuffix(#""state":"none"}"#) { LastCommand.Status.none } else {
-                LastCommand.Status.staleOrRestored
+                ExitStatus.currentFix
+            } else if answer.hasSuffix(#""state":"none"}"#) { ExitStatus.noFix } else {
+                ExitStatus.staleOrRestoredFix
             }
         return HTTPAnswer.json(answer.dropLast() + #","code":\#(code)}"#)
     }
