@@ -158,6 +158,8 @@ public struct GPSDProvider: LocationProvider {
 
         mutating func run() {
             Self.blockSIGPIPE()
+            // The reader's last word: nothing it does comes after this line.
+            defer { logger.debug("stopped reading gpsd at \(address)") }
             while !stop.isStopped {
                 do throws(GPSDConnectionError) {
                     let session = try provider.connector.connect(provider.host, provider.port)
