@@ -57,8 +57,8 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
         let tile = record.tile
         let bounds = tile.bounds
         let ring = [
-            (bounds.west, bounds.south), (bounds.east, bounds.south), (bounds.east, bounds.north),
-            (bounds.west, bounds.north), (bounds.west, bounds.south),
+            (bounds.minLon, bounds.minLat), (bounds.maxLon, bounds.minLat), (bounds.maxLon, bounds.maxLat),
+            (bounds.minLon, bounds.maxLat), (bounds.minLon, bounds.minLat),
         ].map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
         return """
             {"type":"Feature","id":"\(tile)","geometry":{"type":"Polygon","coordinates":[[\(ring)]]},\
