@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationStateTests",
-            dependencies: ["LocationState"]
+            dependencies: ["LocationState", .product(name: "InMemoryLogging", package: "swift-log")]
         ),
         .testTarget(
             name: "locationdTests",

@@ -289,12 +289,7 @@ import Testing
         (["--mqtt", "mqtt://broker:99999"], "mqtt must be mqtt://"),
     ])
     func badSettingsExit64WithOneLine(arguments: [String], message: String) async throws {
-        let directory = try TemporaryDirectory()
-        let run = try await runLocationd(
-            ["run", "--data-dir", directory.path + "/data", "--source", "simulated"] + arguments)
-        #expect(run.status == 64)
-        #expect(run.stderr.contains(message), "\(run.stderr)")
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        try await expectRunRefuses(arguments, saying: message)
     }
 
     @Test func theDaemonConfigurationDelegatesTheMQTTKeys() throws {

@@ -72,7 +72,7 @@ func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = fals
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
         code, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self),
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        elapsed.inSeconds
     )
 }
 
