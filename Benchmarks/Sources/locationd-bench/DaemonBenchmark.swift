@@ -17,13 +17,14 @@ func daemonBenchmark() async throws {
         ("http off", try await daemonFootprint(name: "daemon-nohttp", window: window, arguments: ["--http", "off"])))
     let broker = try BenchMosquitto()
     defer { broker.stop() }
-    results.append(
-        ("mqtt on", try await daemonFootprint(
-            name: "daemon-mqtt", window: window, arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])))
+    let mqtt = try await daemonFootprint(
+        name: "daemon-mqtt", window: window, arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+    results.append(("mqtt on", mqtt))
     for (name, footprint) in results {
         print(
             String(
-                format: "daemon (%@): ratio %.2f vs gpsd (resident memory ours/gpsd; CPU ours/gpsd %.2f; %.1f vs %.1f MiB, peak %.1f vs %.1f MiB, %.1f vs %.1f CPU s/h)",
+                format:
+                    "daemon (%@): ratio %.2f vs gpsd (resident memory ours/gpsd; CPU ours/gpsd %.2f; %.1f vs %.1f MiB, peak %.1f vs %.1f MiB, %.1f vs %.1f CPU s/h)",
                 name, footprint.memoryRatio, footprint.cpuRatio, footprint.ours.mebibytes, footprint.gpsd.mebibytes,
                 footprint.ours.peakMebibytes, footprint.gpsd.peakMebibytes, footprint.ours.cpuSecondsPerHour,
                 footprint.gpsd.cpuSecondsPerHour))
@@ -31,7 +32,8 @@ func daemonBenchmark() async throws {
     let worst = results.max { $0.footprint.memoryRatio < $1.footprint.memoryRatio }!
     print(
         String(
-            format: "daemon: ratio %.2f vs gpsd (the largest resident memory ours/gpsd, %@; CPU ours/gpsd at most %.2f)",
+            format:
+                "daemon: ratio %.2f vs gpsd (the largest resident memory ours/gpsd, %@; CPU ours/gpsd at most %.2f)",
             worst.footprint.memoryRatio, worst.name, results.map(\.footprint.cpuRatio).max()!))
 }
 
@@ -95,7 +97,8 @@ private final class BenchMosquitto {
 
     init() throws {
         port = try freeLoopbackPort()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-mosquitto-\(getpid())")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locationd-bench-mosquitto-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configuration = directory.appendingPathComponent("mosquitto.conf")
         try [

@@ -19,7 +19,8 @@ enum MosquittoLibrary {
         guard locationd_mosquitto_load(soname, &reason, reason.count) == 0 else {
             let detail = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             throw .unavailable(
-                "MQTT is configured but libmosquitto cannot be loaded (\(detail)): install libmosquitto1, or turn MQTT off.")
+                "MQTT is configured but libmosquitto cannot be loaded (\(detail)): install libmosquitto1, or turn MQTT off."
+            )
         }
     }
 }
