@@ -98,14 +98,15 @@ private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
 }
 
 /// Starts a program in the background, its output discarded; `environment` is
-/// added to this process's.
+/// added to this process's, without the benchmark's own `LOCATIOND_BENCH_...`
+/// variables (`locationd run` takes every `LOCATIOND_...` variable as a setting, and
+/// refuses one it does not know).
 func startProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCATIOND_BENCH_") }
+        .merging(environment) { $1 }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -250,8 +251,13 @@ final class GPSDRig {
             ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data]
                 + (daemonArguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + daemonArguments)
         let (locationd, data) = (locationd, data)
-        try waitFor("a live fix from the daemon", seconds: 60) {
-            (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
+        do {
+            try waitFor("a live fix from the daemon", seconds: 60) {
+                (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
+            }
+        } catch {
+            stop()
+            throw error
         }
     }
 
