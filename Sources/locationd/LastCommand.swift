@@ -16,13 +16,6 @@ struct LastCommand: ParsableCommand {
             older than --max-age; 4 no fix known; 64 bad usage; 69 daemon or store unavailable.
             """)
 
-    /// The exit statuses scripts can tell apart.
-    enum Status {
-        static let current: Int32 = 0
-        static let staleOrRestored: Int32 = 3
-        static let none: Int32 = 4
-    }
-
     @OptionGroup var dataDirectory: DataDirectoryOption
 
     @Option(
@@ -49,7 +42,7 @@ struct LastCommand: ParsableCommand {
 
     func run() throws {
         let directory = dataDirectory.url.path
-        let socketPath = socket ?? directory + "/control.sock"
+        let socketPath = socket ?? directory + "/" + DataDirectory.Name.controlSocket
         let answer: LastFixAnswer
         do {
             let line = try ControlClient.ask("?LAST;", socketPath: socketPath)
@@ -69,7 +62,7 @@ struct LastCommand: ParsableCommand {
         }
         guard let fix = answer.fix else {
             if json { print(ControlAnswers.noFixKnown) } else if !geojson { print("no fix known") }
-            throw ExitCode(Status.none)
+            throw ExitCode(ExitStatus.noFix)
         }
         let tooOld = maxAge.map { limit in (answer.ageSeconds ?? .infinity) > limit } ?? false
         let state = tooOld && answer.state == .live ? .stale : answer.state
@@ -82,6 +75,6 @@ struct LastCommand: ParsableCommand {
         } else {
             print(answer.text(state: state), terminator: "")
         }
-        if state != .live { throw ExitCode(Status.staleOrRestored) }
+        if state != .live { throw ExitCode(ExitStatus.staleOrRestoredFix) }
     }
 }

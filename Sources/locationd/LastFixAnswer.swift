@@ -38,7 +38,7 @@ struct LastFixAnswer {
     /// ``LastFixStore/storedFixProblem(_:)``); one that fails is reported as an
     /// unusable store (exit 69), never shown. Only `null` means nothing is stored.
     init(storeDirectory directory: String, now: Date = Date()) throws(LocationError) {
-        let path = directory + "/" + LastFixAnswer.storeFileName
+        let path = directory + "/" + DataDirectory.Name.lastFix
         let loaded: Data?
         do {
             loaded = try FileSystem.live.load(path)
@@ -78,9 +78,6 @@ struct LastFixAnswer {
         ageSeconds = stored.time.map { now.timeIntervalSince($0) }
     }
 
-    /// The file name of the persisted last fix (a `PersistentState` keyed `lastFix`).
-    static let storeFileName = "lastFix.json"
-
     /// The TPV object with `age` and `state`, as one line.
     func jsonLine(state: State) -> String {
         guard let fix else { return ControlAnswers.noFixKnown }
@@ -101,11 +98,7 @@ struct LastFixAnswer {
         if let track = fix.track { motion.append(String(format: "track %.1f°", track)) }
         if !motion.isEmpty { lines += motion.joined(separator: "  ") + "\n" }
         var provenance: [String] = []
-        if let time = fix.time {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            provenance.append(formatter.string(from: time))
-        }
+        if let time = fix.time { provenance.append(UTCCalendar.iso8601(time)) }
         if let ageSeconds { provenance.append("age " + LastFixAnswer.describe(ageSeconds: ageSeconds)) }
         provenance.append("source \(fix.source.rawValue)")
         provenance.append(fix.mode == .threeD ? "3D fix" : "2D fix")

@@ -40,7 +40,7 @@ struct RegionsCommand: ParsableCommand {
 
     private func listing() throws(LocationError) -> String {
         let directory = dataDirectory.url.path
-        let socketPath = socket ?? directory + "/control.sock"
+        let socketPath = socket ?? directory + "/" + DataDirectory.Name.controlSocket
         var file = regions
         var membership: MembershipState
         let origin: String
@@ -82,7 +82,7 @@ struct RegionsCommand: ParsableCommand {
 
     /// The membership the daemon stored, or none; never changes the file.
     static func stored(in directory: String) throws(LocationError) -> MembershipState {
-        let path = directory + "/" + RegionMonitor.key + ".json"
+        let path = directory + "/" + DataDirectory.Name.regionMembership
         guard let data = FileManager.default.contents(atPath: path) else { return .initial }
         do {
             return try JSONDecoder().decode(MembershipState.self, from: data)
@@ -103,11 +103,11 @@ struct RegionsCommand: ParsableCommand {
 
     static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
         let regions = set.regions.map { region in
-            #"{"id":"# + ControlReply.jsonString(region.id.rawValue) + #","name":"#
-                + ControlReply.jsonString(region.name)
+            #"{"id":"# + region.id.rawValue.jsonQuoted + #","name":"#
+                + region.name.jsonQuoted
                 + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
         }
-        return #"{"class":"REGIONS","file":"# + ControlReply.jsonString(file) + #","from":"\#(origin)","regions":["#
+        return #"{"class":"REGIONS","file":"# + file.jsonQuoted + #","from":"\#(origin)","regions":["#
             + regions.joined(separator: ",") + "]}\n"
     }
 

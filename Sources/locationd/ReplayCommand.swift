@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LocationState
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -101,7 +100,7 @@ struct ReplayCommand: AsyncParsableCommand {
         // SIGINT, SIGTERM or SIGHUP stops the replay; what was replayed is still printed and stored.
         let signals = ProcessSignals()
         let replay = Task { try await provider.replay { pipeline.send($0) } }
-        let interruption = Mutex<Int32?>(nil)
+        let interruption = Locked<Int32?>(nil)
         Task.detached {
             for await number in signals.received {
                 interruption.withLock { $0 = number }
@@ -118,7 +117,7 @@ struct ReplayCommand: AsyncParsableCommand {
         output.finish()
         if let interrupted {
             StandardError.write("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))\n")
-            throw ExitCode(128 + interrupted)
+            throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
         case .success(let statistics):

@@ -1,6 +1,5 @@
 import Foundation
 import LocationState
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +25,7 @@ enum ReplayOutputFormat: String, CaseIterable {
 /// or fix by fix when `flushingEachFix` (a paced replay, or stdout on a terminal: each
 /// fix shows when it is due, and an interrupt loses nothing).
 ///
-/// Thread-safe: the buffer lives behind a `Mutex`, so fixes may arrive from any
+/// Thread-safe: the buffer lives behind a `Locked`, so fixes may arrive from any
 /// executor; each fix is written whole. Call ``finish()`` once at the end, also when
 /// interrupted: it writes the document's closing part (GeoJSON, GPX) and flushes;
 /// fixes printed after it are dropped, so the document stays whole.
@@ -46,7 +45,7 @@ final class ReplayOutput: Sendable {
     let format: ReplayOutputFormat
     /// Whether each fix is written as soon as it is printed.
     let flushingEachFix: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(format: ReplayOutputFormat, flushingEachFix: Bool = false) {
         self.format = format

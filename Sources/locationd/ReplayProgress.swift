@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LocationState
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +14,7 @@ final class ReplayProgress: Sendable {
     /// Files smaller than this get no bar, bytes.
     static let minimumSize: Int64 = 8 << 20
 
-    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastDraw = Locked<ContinuousClock.Instant?>(nil)
 
     /// A bar when stderr is a terminal, nil otherwise (pipes, logs, tests).
     static func forTerminal() -> ReplayProgress? {

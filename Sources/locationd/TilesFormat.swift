@@ -42,8 +42,8 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
                 output("\(tile)\n")
             case .csv:
                 output(
-                    "\(tile.zoom),\(tile.x),\(tile.y),\(timestamp(record.firstSeen)),"
-                        + "\(timestamp(record.lastSeen)),\(record.visits)\n")
+                    "\(tile.zoom),\(tile.x),\(tile.y),\(UTCCalendar.iso8601(record.firstSeen)),"
+                        + "\(UTCCalendar.iso8601(record.lastSeen)),\(record.visits)\n")
             case .geojson:
                 output((count > 0 ? ",\n" : "") + feature(record))
             }
@@ -57,13 +57,13 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
         let tile = record.tile
         let bounds = tile.bounds
         let ring = [
-            (bounds.west, bounds.south), (bounds.east, bounds.south), (bounds.east, bounds.north),
-            (bounds.west, bounds.north), (bounds.west, bounds.south),
+            (bounds.minLon, bounds.minLat), (bounds.maxLon, bounds.minLat), (bounds.maxLon, bounds.maxLat),
+            (bounds.minLon, bounds.maxLat), (bounds.minLon, bounds.minLat),
         ].map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
         return """
             {"type":"Feature","id":"\(tile)","geometry":{"type":"Polygon","coordinates":[[\(ring)]]},\
-            "properties":{"z":\(tile.zoom),"x":\(tile.x),"y":\(tile.y),"firstSeen":"\(timestamp(record.firstSeen))",\
-            "lastSeen":"\(timestamp(record.lastSeen))","visits":\(record.visits)}}
+            "properties":{"z":\(tile.zoom),"x":\(tile.x),"y":\(tile.y),"firstSeen":"\(UTCCalendar.iso8601(record.firstSeen))",\
+            "lastSeen":"\(UTCCalendar.iso8601(record.lastSeen))","visits":\(record.visits)}}
             """
     }
 }
@@ -81,13 +81,8 @@ enum TileStatistics {
             let squareText = square.map { "max square \($0.size) at \($0.origin)" } ?? "max square 0"
             lines.append(
                 "zoom \(summary.zoom): \(summary.tiles) tiles, \(summary.visits) visits, \(squareText), "
-                    + "first \(timestamp(summary.firstSeen)), last \(timestamp(summary.lastSeen))\n")
+                    + "first \(UTCCalendar.iso8601(summary.firstSeen)), last \(UTCCalendar.iso8601(summary.lastSeen))\n")
         }
         return lines.joined()
     }
-}
-
-/// ISO 8601 in UTC with milliseconds, as in locationd's JSON: `2026-11-22T12:00:00.000Z`.
-private func timestamp(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 }

@@ -137,3 +137,119 @@ struct LocationJSONEscapingTests {
         #expect(decoded.device == fix.device)
     }
 }
+
+/// The two TPV encoders, the byte writer (`jsonString`, every `?WATCH;` line and the
+/// replay output) and `Codable` (`?LAST;` through ``JSONLineEncoder``, the stored last fix
+/// through `JSONEncoder`), hold each other to the same output: the same keys in the same
+/// order and the same numbers, non-finite ones left out by both.
+struct TPVEncodersAgreeTests {
+    /// A fix with each field present or not, and numbers of every magnitude, ties,
+    /// negative zero and non-finite values among them.
+    static func generatedFix(_ random: inout SplitMix64) -> Location {
+        func number() -> Double? {
+            switch random.next() % 10 {
+            case 0: return nil
+            case 1: return [Double.nan, .infinity, -.infinity, -0.0][Int(random.next() % 4)]
+            case 2: return Double(bitPattern: random.next())
+            case 3: return (Double(Int64.random(in: -9_000_000...9_000_000, using: &random)) + 0.5) / 1000
+            default: return Double.random(in: -400...400, using: &random)
+            }
+        }
+        func integer() -> Int? { random.next() % 3 == 0 ? nil : Int.random(in: -5...40, using: &random) }
+        let devices: [String?] = [nil, "/dev/ttyUSB0", "odd \"name\"\\\n\u{1}\u{1F}é"]
+        return Location(
+            time: random.next() % 4 == 0
+                ? nil : Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &random)),
+            mode: FixMode(rawValue: Int(random.next() % 4)) ?? .unknown, status: integer(), lat: number(),
+            lon: number(), altHAE: number(), altMSL: number(), speed: number(), track: number(), climb: number(),
+            eph: number(), epv: number(), eps: number(), epc: number(), epx: number(), epy: number(),
+            geoidSep: number(), satellitesUsed: integer(), hdop: number(),
+            source: [FixSource.gpsd, .replay, .simulated, .restored][Int(random.next() % 4)],
+            device: devices[Int(random.next() % 3)])
+    }
+
+    /// The members of a JSON object in their order, each value as parsed.
+    static func members(_ json: String) throws -> [(key: String, value: String)] {
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? [String: Any])
+        // The key order, from the text: each key is a string followed by a colon at depth 1.
+        var order: [String] = []
+        var scanner = json.unicodeScalars.makeIterator()
+        var depth = 0
+        var inString = false
+        var current = ""
+        var escaped = false
+        var last = ""
+        while let scalar = scanner.next() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inString = false
+                    last = current
+                    continue
+                }
+                current.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\"":
+                inString = true
+                current = ""
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":" where depth == 1: order.append(last)
+            default: break
+            }
+        }
+        // Numbers as the Doubles they parse to, so that `1.000` and `1` compare equal.
+        return order.map { key in (key, (object[key] as? Double).map { "\($0)" } ?? "\(object[key]!)") }
+    }
+
+    @Test func writerAndCodableGiveTheSameMembersOverGeneratedFixes() throws {
+        var random = SplitMix64(seed: 0x7_9F5)
+        var compared = 0
+        for _ in 0..<5_000 {
+            let fix = Self.generatedFix(&random)
+            let written = fix.jsonString
+            let encoded = try JSONLineEncoder().encode(fix)
+            let writtenMembers = try Self.members(written)
+            let encodedMembers = try Self.members(encoded)
+            #expect(writtenMembers.map(\.key) == encodedMembers.map(\.key), "\(written)\n\(encoded)")
+            for (mine, theirs) in zip(writtenMembers, encodedMembers) where mine.key == theirs.key {
+                #expect(mine.value == theirs.value, "\(mine.key): \(written)\n\(encoded)")
+            }
+            // Decoded back, both give the same fix.
+            let fromWriter = try JSONDecoder().decode(Location.self, from: Data(written.utf8))
+            let fromCodable = try JSONDecoder().decode(Location.self, from: Data(encoded.utf8))
+            let fromFoundation = try JSONDecoder().decode(Location.self, from: JSONEncoder().encode(fix))
+            #expect(fromWriter == fromCodable && fromCodable == fromFoundation, "\(written)\n\(encoded)")
+            compared += 1
+        }
+        #expect(compared == 5_000)
+    }
+
+    @Test func nonFiniteNumbersAreLeftOutByBoth() throws {
+        let fix = Location(mode: .threeD, lat: .nan, lon: .infinity, altHAE: -.infinity, speed: 1, source: .gpsd)
+        let foundation = String(decoding: try JSONEncoder().encode(fix), as: UTF8.self)
+        for json in [fix.jsonString, try JSONLineEncoder().encode(fix), foundation] {
+            #expect(!json.contains("lat") && !json.contains("lon") && !json.contains("altHAE"), "\(json)")
+            #expect(json.contains(#""speed":1"#), "\(json)")
+        }
+    }
+}
+
+struct JSONStringTests {
+    /// Every string comes back as it went in through a JSON parser, whatever it holds.
+    @Test(arguments: [
+        "", "plain", "quote \" and backslash \\", "slash / stays", "line\nfeed\rreturn\ttab",
+        String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }), "\u{7F} é 日本 🚗",
+    ])
+    func quotedStringsParseBackToThemselves(_ text: String) throws {
+        let parsed = try JSONDecoder().decode([String].self, from: Data("[\(text.jsonQuoted)]".utf8))
+        #expect(parsed == [text])
+        #expect(text.jsonQuoted.unicodeScalars.allSatisfy { $0.value >= 0x20 }, "a raw control character")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 
 @testable import LocationState
@@ -17,35 +18,24 @@ func permissions(_ path: String) throws -> Int {
     return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
 }
 
-/// Collects what is logged through ``logger``, for tests that check a log line.
+/// What is logged through ``logger``, kept by swift-log's `InMemoryLogHandler`, for
+/// tests that check a log line.
 final class LogRecorder: Sendable {
-    private let lines = Locked<[(level: Logger.Level, message: String)]>([])
+    private let handler = InMemoryLogHandler()
 
+    /// A logger at every level (the handler alone starts at `.info`) into this recorder.
     var logger: Logger {
-        Logger(label: "test") { _ in Handler(recorder: self) }
+        var logger = Logger(label: "test") { [handler] _ in handler }
+        logger.logLevel = .trace
+        return logger
     }
 
     /// Everything logged so far, in order.
     var events: [(level: Logger.Level, message: String)] {
-        lines.withLock { $0 }
+        handler.entries.map { ($0.level, "\($0.message)") }
     }
 
     func messages(at level: Logger.Level) -> [String] {
-        lines.withLock { $0.filter { $0.level == level }.map(\.message) }
-    }
-
-    private struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            recorder.lines.withLock { $0.append((event.level, "\(event.message)")) }
-        }
+        handler.entries.filter { $0.level == level }.map { "\($0.message)" }
     }
 }

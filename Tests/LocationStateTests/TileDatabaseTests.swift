@@ -63,10 +63,10 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
 @Test func rangeBoundsAreTheOuterTileEdges() {
     let range = TileRange(zoom: 14, minX: 8800, maxX: 8801, minY: 5373, maxY: 5374)
     let bounds = range.bounds
-    #expect(bounds.north == Tile(zoom: 14, x: 8800, y: 5373)!.bounds.north)
-    #expect(bounds.south == Tile(zoom: 14, x: 8801, y: 5374)!.bounds.south)
-    #expect(bounds.west == 13.359375)
-    #expect(bounds.east == Tile(zoom: 14, x: 8801, y: 5374)!.bounds.east)
+    #expect(bounds.maxLat == Tile(zoom: 14, x: 8800, y: 5373)!.bounds.maxLat)
+    #expect(bounds.minLat == Tile(zoom: 14, x: 8801, y: 5374)!.bounds.minLat)
+    #expect(bounds.minLon == 13.359375)
+    #expect(bounds.maxLon == Tile(zoom: 14, x: 8801, y: 5374)!.bounds.maxLon)
 }
 
 @Test func countsSurviveARestartOfTheLogger() async throws {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import LocationState
@@ -18,7 +17,7 @@ final class TileEventLog<Event: Sendable>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var events: [Event] { state.withLock { $0.events } }
 
@@ -79,7 +78,7 @@ final class MemoryTileSink: TileSink {
     let writes = TileEventLog<[TileRecord]>()
     /// Each write the sink refused.
     let failures = TileEventLog<LocationError>()
-    private let failure = Mutex<LocationError?>(nil)
+    private let failure = Locked<LocationError?>(nil)
 
     /// Makes the following writes fail with `error`, or succeed again with `nil`.
     func fail(with error: LocationError?) { failure.withLock { $0 = error } }
@@ -109,9 +108,9 @@ final class MemoryTileSink: TileSink {
 
 /// A wall clock that moves only when told to.
 final class TileTestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
-    init(_ start: Date) { current = Mutex(start) }
+    init(_ start: Date) { current = Locked(start) }
 
     /// The time now.
     var now: Date { current.withLock { $0 } }

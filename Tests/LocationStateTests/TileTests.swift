@@ -54,15 +54,15 @@ func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: In
 @Test func boundsAreTheTileEdges() throws {
     // python3: lat = degrees(atan(sinh(pi·(1 − 2y/n)))), lon = x/n·360 − 180, for 14/8800/5373 and 14/8801/5374.
     let bounds = try #require(Tile(zoom: 14, x: 8800, y: 5373)).bounds
-    #expect(abs(bounds.north - 52.522905940278065) < 1e-12)
-    #expect(abs(bounds.south - 52.50953477032728) < 1e-12)
-    #expect(bounds.west == 13.359375)
-    #expect(bounds.east == 13.38134765625)
+    #expect(abs(bounds.maxLat - 52.522905940278065) < 1e-12)
+    #expect(abs(bounds.minLat - 52.50953477032728) < 1e-12)
+    #expect(bounds.minLon == 13.359375)
+    #expect(bounds.maxLon == 13.38134765625)
 
     let world = try #require(Tile(zoom: 0, x: 0, y: 0)).bounds
-    #expect(abs(world.north - Tile.maxLatitude) < 1e-12)
-    #expect(abs(world.south + Tile.maxLatitude) < 1e-12)
-    #expect(world.west == -180 && world.east == 180)
+    #expect(abs(world.maxLat - Tile.maxLatitude) < 1e-12)
+    #expect(abs(world.minLat + Tile.maxLatitude) < 1e-12)
+    #expect(world.minLon == -180 && world.maxLon == 180)
 }
 
 @Test(arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])

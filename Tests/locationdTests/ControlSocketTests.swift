@@ -1,6 +1,6 @@
 import Foundation
+import LocationState
 import Logging
-import Synchronization
 import Testing
 
 @testable import locationd
@@ -12,7 +12,7 @@ final class ControlFixture: Sendable {
 
     /// The send closures of the clients that asked `?WATCH;`.
     final class Watchers: Sendable {
-        let list = Mutex<[@Sendable (String) -> Void]>([])
+        let list = Locked<[@Sendable (String) -> Void]>([])
         var isEmpty: Bool { list.withLock(\.isEmpty) }
     }
 

@@ -68,7 +68,7 @@ struct DaemonLifecycleTests {
         #expect(stopped.status == 0)
         let stored = try JSONDecoder().decode(
             Location.self, from: Data(contentsOf: URL(fileURLWithPath: daemon.dataDirectory + "/lastFix.json")))
-        #expect(try #require(stored.time) >= ISO8601DateFormatter.withMilliseconds.date(from: newestTime)!)
+        #expect(try #require(stored.time) >= UTCCalendar.parseISO8601(newestTime)!)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         #expect(daemon.stderr.contains("received SIGTERM; stopping"))
     }
@@ -147,7 +147,7 @@ struct DaemonLifecycleTests {
         let marker = Date()
         while let line = await readLine(watcher) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            if let time = (object?["time"] as? String).flatMap(ISO8601DateFormatter.withMilliseconds.date(from:)),
+            if let time = (object?["time"] as? String).flatMap(UTCCalendar.parseISO8601),
                 time > marker.addingTimeInterval(0.5)
             {
                 break

@@ -65,7 +65,7 @@ struct DaemonTests {
             Location.self, from: Data(contentsOf: URL(fileURLWithPath: daemon.dataDirectory + "/lastFix.json")))
         let newestTime = try #require(newest["time"] as? String)
         let storedTime = try #require(stored.time)
-        #expect(storedTime >= ISO8601DateFormatter.withMilliseconds.date(from: newestTime)!)
+        #expect(storedTime >= UTCCalendar.parseISO8601(newestTime)!)
         let restored = try await runLocationd(["last", "--data-dir", daemon.dataDirectory, "--json"])
         #expect(restored.status == 3)
         #expect(restored.stderr.contains("no daemon answers"))
@@ -173,15 +173,4 @@ struct DaemonTests {
         }
         #expect(try await daemon.stop().status == 0)
     }
-}
-
-extension ISO8601DateFormatter {
-    /// `2026-11-22T12:00:00.123Z`, as the TPV objects carry times.
-    nonisolated(unsafe) static let withMilliseconds: ISO8601DateFormatter = {
-        // nonisolated(unsafe): configured once here and only read afterwards;
-        // ISO8601DateFormatter is thread safe for formatting and parsing.
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 }

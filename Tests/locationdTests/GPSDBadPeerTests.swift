@@ -86,7 +86,9 @@ struct GPSDBadPeerTests {
         // two minutes, then fails as libgps would.
         let gaveUp = DispatchSemaphore(value: 0)
         let returned = DispatchSemaphore(value: 0)
+        let connecting = Mailbox<Void>()
         let connector = GPSDConnector { host, port throws(GPSDConnectionError) in
+            connecting.post(())
             _ = gaveUp.wait(timeout: .now() + 120)
             returned.signal()
             throw GPSDConnectionError(reason: "can't connect to host/port pair")
@@ -97,14 +99,18 @@ struct GPSDBadPeerTests {
             pollInterval: .milliseconds(100), greetingTimeout: .seconds(1), logger: log.logger(), connector: connector)
         let events = Mailbox<ProviderEvent>()
         let task = Task { try await provider.run { events.post($0) } }
-        try await Task.sleep(for: .milliseconds(200))
+        try await connecting.next(within: .seconds(10), "the connect")
         task.cancel()
         try await task.value
         // No clock: run must not have waited for the connect, which is still blocked.
         #expect(returned.wait(timeout: .now()) == .timedOut, "run waited for the blocked connect to return")
         // The connect gives up after the provider stopped: its failure is not emitted.
+        // The reader logs its end after all it does, so once that line is in, anything
+        // it emitted would be in `events` already.
         gaveUp.signal()
-        try await Task.sleep(for: .milliseconds(300))
+        _ = try await log.lines.next(within: .seconds(10), "the reader's end") {
+            $0.hasPrefix("debug") && $0.contains("stopped reading gpsd")
+        }
         #expect(events.pending.isEmpty, "nothing is emitted after the stop: \(events.pending)")
     }
 

@@ -19,11 +19,19 @@ struct GPSDFallbackTests {
             gracePeriod: .milliseconds(100), logger: log.logger())
     }
 
-    @Test func fallsBackLoudlyAndComesBackToRealFixes() async throws {
+    /// An automatic provider over a hand-driven "gpsd", running; its events go to the mailbox.
+    static func startAutomatic() -> (
+        gpsd: ControlledProvider, log: CapturedLog, events: Mailbox<ProviderEvent>, task: Task<Void, any Error>
+    ) {
         let gpsd = ControlledProvider()
         let log = CapturedLog()
         let events = Mailbox<ProviderEvent>()
-        let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        let task = Task { try await automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        return (gpsd, log, events, task)
+    }
+
+    @Test func fallsBackLoudlyAndComesBackToRealFixes() async throws {
+        let (gpsd, log, events, task) = Self.startAutomatic()
         defer { task.cancel() }
 
         gpsd.send(.connected)
@@ -57,10 +65,7 @@ struct GPSDFallbackTests {
     }
 
     @Test func aReceiverWithoutFixIsNotReplacedBySimulation() async throws {
-        let gpsd = ControlledProvider()
-        let log = CapturedLog()
-        let events = Mailbox<ProviderEvent>()
-        let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
+        let (gpsd, log, events, task) = Self.startAutomatic()
         defer { task.cancel() }
         gpsd.send(.connected)
         gpsd.send(.noFix(nil))

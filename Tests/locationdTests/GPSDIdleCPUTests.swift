@@ -25,7 +25,7 @@ struct GPSDIdleCPUTests {
         let before = processCPUSeconds()
         try await Task.sleep(for: window)
         let used = processCPUSeconds() - before
-        return used / Double(window.components.seconds) * 100
+        return used / window.inSeconds * 100
     }
 
     @Test func absentGPSD() async throws {

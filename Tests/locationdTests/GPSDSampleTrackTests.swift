@@ -35,14 +35,13 @@ struct GPSDSampleTrackTests {
         let task = Task { try await provider.run { events.post($0) } }
         defer { task.cancel() }
 
-        let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var compared = 0
         while compared < 20 {
             let event = try await events.next(within: .seconds(30), "a timed fix") {
                 if case .fix(let fix) = $0 { fix.time != nil } else { false }
             }
             guard case .fix(let fix) = event, let time = fix.time else { continue }
-            let key = iso.format(time)
+            let key = UTCCalendar.iso8601(time)
             let expected = try #require(replayed[key], "gpsd reported a fix at \(key) that replay does not have")
             #expect(abs(fix.lat! - (expected["lat"] as! Double)) < 1e-8, "lat at \(key)")
             #expect(abs(fix.lon! - (expected["lon"] as! Double)) < 1e-8, "lon at \(key)")

@@ -44,12 +44,7 @@ struct HTTPTokenTests {
         (["--http", "::1"], "write an IPv6 http address in brackets"),
     ])
     func anAddressBeyondLoopbackNeedsAToken(arguments: [String], message: String) async throws {
-        let directory = try TemporaryDirectory()
-        let run = try await runLocationd(
-            ["run", "--data-dir", directory.path + "/data", "--source", "simulated"] + arguments)
-        #expect(run.status == 64)
-        #expect(run.stderr.contains(message), "\(run.stderr)")
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        try await expectRunRefuses(arguments, saying: message)
     }
 
     @Test(arguments: [

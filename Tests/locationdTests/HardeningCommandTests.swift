@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LocationState
 import Testing
 
 @testable import locationd
@@ -11,11 +11,11 @@ import Testing
 /// A `locationd` child process whose stdout is read line by line as it comes.
 private final class StreamingRun: @unchecked Sendable {
     // @unchecked Sendable: `process` and `output` are lets set in init; `lines` is a
-    // Mutex, filled by the one reader thread started in init.
+    // `Locked`, filled by the one reader thread started in init.
     let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
 
     init(_ arguments: [String]) throws {
         process.executableURL = locationdBinary()

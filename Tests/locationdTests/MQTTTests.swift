@@ -298,7 +298,8 @@ import Testing
     /// The time of the daemon's last fix, as OwnTracks' `tst` (`?STATUS;`).
     private static func lastFixTime(_ daemon: DaemonProcess) throws -> Int {
         let text = try #require(try json(status(daemon))["lastFix"] as? String)
-        return Int(try Date(text, strategy: .iso8601).timeIntervalSince1970)
+        return Int(
+            try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)).timeIntervalSince1970)
     }
 
     /// The walk's first fix time, as OwnTracks' `tst`.
@@ -433,12 +434,7 @@ import Testing
         (["--mqtt", "mqtt://broker:99999"], "mqtt must be mqtt://"),
     ])
     func badSettingsExit64WithOneLine(arguments: [String], message: String) async throws {
-        let directory = try TemporaryDirectory()
-        let run = try await runLocationd(
-            ["run", "--data-dir", directory.path + "/data", "--source", "simulated"] + arguments)
-        #expect(run.status == 64)
-        #expect(run.stderr.contains(message), "\(run.stderr)")
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        try await expectRunRefuses(arguments, saying: message)
     }
 
     @Test func theDaemonConfigurationDelegatesTheMQTTKeys() throws {

@@ -72,12 +72,8 @@ struct RegionDaemonTests {
         let directory = try TemporaryDirectory()
         let regions = directory.path + "/regions.geojson"
         try "not json".write(toFile: regions, atomically: true, encoding: .utf8)
-        let run = try await runLocationd([
-            "run", "--data-dir", directory.path + "/data", "--source", "simulated", "--regions", regions,
-        ])
-        #expect(run.status == 64)
-        #expect(run.stderr.contains("\(regions): not GeoJSON: expected '{' at byte 0, found 'n'"))
-        #expect(run.stderr.split(separator: "\n").count == 1)
+        try await expectRunRefuses(
+            ["--regions", regions], saying: "\(regions): not GeoJSON: expected '{' at byte 0, found 'n'")
     }
 }
 

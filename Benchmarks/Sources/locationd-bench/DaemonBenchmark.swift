@@ -1,45 +1,132 @@
 import Foundation
 
-/// The daemon's footprint under a 10 Hz fix stream, next to the gpsd that feeds it.
+/// The daemon's footprint under a 10 Hz fix stream, next to the gpsd that feeds it, in
+/// three configurations: the HTTP server on (the default, no client), `--http off`, and
+/// MQTT on (a real Mosquitto on a free loopback port).
 ///
-/// gpsfake feeds a real gpsd a 10 Hz track (looped); `locationd run --source gpsd`
-/// reads it with every listener on. After a warm-up, CPU time is sampled over a
+/// For each, gpsfake feeds a fresh gpsd a 10 Hz track; `locationd run --source gpsd
+/// --record` reads it with every listener on. After a warm-up, CPU time is sampled over a
 /// window and scaled to an hour; resident memory is read at the end (now and peak).
+/// Each configuration's ratio is against its own gpsd, measured in the same window.
 func daemonBenchmark() async throws {
     let window = Double(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_SECONDS"] ?? "") ?? 60
+    print("window: \(Int(window)) s at 10 Hz per configuration")
+    var results: [(name: String, footprint: DaemonFootprint)] = []
+    results.append(("http on", try await daemonFootprint(name: "daemon-http", window: window, arguments: [])))
+    results.append(
+        ("http off", try await daemonFootprint(name: "daemon-nohttp", window: window, arguments: ["--http", "off"])))
+    let broker = try BenchMosquitto()
+    defer { broker.stop() }
+    let mqtt = try await daemonFootprint(
+        name: "daemon-mqtt", window: window, arguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+    results.append(("mqtt on", mqtt))
+    for (name, footprint) in results {
+        print(
+            String(
+                format:
+                    "daemon (%@): ratio %.2f vs gpsd (resident memory ours/gpsd; CPU ours/gpsd %.2f; %.1f vs %.1f MiB, peak %.1f vs %.1f MiB, %.1f vs %.1f CPU s/h)",
+                name, footprint.memoryRatio, footprint.cpuRatio, footprint.ours.mebibytes, footprint.gpsd.mebibytes,
+                footprint.ours.peakMebibytes, footprint.gpsd.peakMebibytes, footprint.ours.cpuSecondsPerHour,
+                footprint.gpsd.cpuSecondsPerHour))
+    }
+    let worst = results.max { $0.footprint.memoryRatio < $1.footprint.memoryRatio }!
+    print(
+        String(
+            format:
+                "daemon: ratio %.2f vs gpsd (the largest resident memory ours/gpsd, %@; CPU ours/gpsd at most %.2f)",
+            worst.footprint.memoryRatio, worst.name, results.map(\.footprint.cpuRatio).max()!))
+}
+
+/// One process's footprint over a window.
+struct ProcessFootprint {
+    let mebibytes: Double
+    let peakMebibytes: Double
+    let cpuSecondsPerHour: Double
+}
+
+/// The daemon's footprint and its gpsd's, over the same window.
+struct DaemonFootprint {
+    let ours: ProcessFootprint
+    let gpsd: ProcessFootprint
+    var memoryRatio: Double { ours.mebibytes / gpsd.mebibytes }
+    var cpuRatio: Double { ours.cpuSecondsPerHour / max(gpsd.cpuSecondsPerHour, 1e-9) }
+}
+
+/// Runs a rig with `arguments` for the daemon, waits 5 s, and measures over `window` seconds.
+private func daemonFootprint(name: String, window: Double, arguments: [String]) async throws -> DaemonFootprint {
     // Three sentences an epoch, one every 1/30 s: a 10 Hz receiver; every listener on.
-    let rig = try GPSDRig(name: "daemon", epochs: 6000, rate: 10, daemonArguments: ["--record"])
+    let rig = try GPSDRig(name: name, epochs: 6000, rate: 10, daemonArguments: ["--record"] + arguments)
     defer { rig.stop() }
-    let (locationd, data, gpsfake, daemon) = (rig.locationd, rig.data, rig.gpsfake, rig.daemon)
-    guard let gpsd = childProcess(of: gpsfake.processIdentifier, named: "gpsd") else {
+    guard let gpsd = childProcess(of: rig.gpsfake.processIdentifier, named: "gpsd") else {
         throw BenchmarkError("gpsfake's gpsd not found")
     }
     try await Task.sleep(for: .seconds(5))
-    guard let ourStart = ProcessStat(pid: daemon.processIdentifier), let peerStart = ProcessStat(pid: gpsd) else {
+    let daemon = rig.daemon.processIdentifier
+    guard let ourStart = ProcessStat(pid: daemon), let peerStart = ProcessStat(pid: gpsd) else {
         throw BenchmarkError("a process ended early")
     }
     let start = Date()
     try await Task.sleep(for: .seconds(window))
-    guard let ourEnd = ProcessStat(pid: daemon.processIdentifier), let peerEnd = ProcessStat(pid: gpsd) else {
+    guard let ourEnd = ProcessStat(pid: daemon), let peerEnd = ProcessStat(pid: gpsd) else {
         throw BenchmarkError("a process ended during the measurement")
     }
     let hours = Date().timeIntervalSince(start) / 3600
-    let ourCPU = (ourEnd.cpuSeconds - ourStart.cpuSeconds) / hours
-    let peerCPU = (peerEnd.cpuSeconds - peerStart.cpuSeconds) / hours
-    let mib = 1024.0 * 1024
-    let status = try runProcess(locationd.path, ["last", "--data-dir", data, "--json"])
-    print("window: \(Int(window)) s at 10 Hz; last fix: \(status.stdout.prefix(120))")
+    let status = try runProcess(rig.locationd.path, ["last", "--data-dir", rig.data])
+    guard status.status == 0 else { throw BenchmarkError("\(name): no live fix at the end of the window") }
+    func footprint(_ start: ProcessStat, _ end: ProcessStat) -> ProcessFootprint {
+        let mib = 1024.0 * 1024
+        return ProcessFootprint(
+            mebibytes: Double(end.residentBytes) / mib, peakMebibytes: Double(end.peakResidentBytes) / mib,
+            cpuSecondsPerHour: (end.cpuSeconds - start.cpuSeconds) / hours)
+    }
+    let result = DaemonFootprint(ours: footprint(ourStart, ourEnd), gpsd: footprint(peerStart, peerEnd))
     print(
         String(
-            format: "locationd: RSS %.1f MiB (peak %.1f MiB), CPU %.1f s/h", Double(ourEnd.residentBytes) / mib,
-            Double(ourEnd.peakResidentBytes) / mib, ourCPU))
-    print(
-        String(
-            format: "gpsd:      RSS %.1f MiB (peak %.1f MiB), CPU %.1f s/h", Double(peerEnd.residentBytes) / mib,
-            Double(peerEnd.peakResidentBytes) / mib, peerCPU))
-    print(
-        String(
-            format: "daemon: ratio %.2f vs gpsd (resident memory ours/gpsd; CPU ours/gpsd %.2f; %.1f vs %.1f MiB, %.1f vs %.1f CPU s/h)",
-            Double(ourEnd.residentBytes) / Double(peerEnd.residentBytes), ourCPU / max(peerCPU, 1e-9),
-            Double(ourEnd.residentBytes) / mib, Double(peerEnd.residentBytes) / mib, ourCPU, peerCPU))
+            format: "%@: locationd RSS %.1f MiB (peak %.1f), CPU %.1f s/h; gpsd RSS %.1f MiB (peak %.1f), CPU %.1f s/h",
+            name, result.ours.mebibytes, result.ours.peakMebibytes, result.ours.cpuSecondsPerHour,
+            result.gpsd.mebibytes, result.gpsd.peakMebibytes, result.gpsd.cpuSecondsPerHour))
+    return result
+}
+
+/// A Mosquitto broker on a free loopback port, anonymous, without persistence, in a
+/// temporary directory of its own.
+private final class BenchMosquitto {
+    let port: Int
+    private let directory: URL
+    private let process: Process
+
+    init() throws {
+        port = try freeLoopbackPort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locationd-bench-mosquitto-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let configuration = directory.appendingPathComponent("mosquitto.conf")
+        try [
+            "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false", "log_dest none",
+            "user \(ProcessInfo.processInfo.userName)",
+        ].joined(separator: "\n").appending("\n").write(to: configuration, atomically: true, encoding: .utf8)
+        process = try startProcess("/usr/sbin/mosquitto", ["-c", configuration.path])
+        let port = port
+        try waitFor("mosquitto on port \(port)") { brokerAccepts(port: port) }
+    }
+
+    func stop() {
+        stopProcess(process)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+private func brokerAccepts(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import LocationState
-import Synchronization
 
 /// Latency: from gpsd's TPV report to a `deviceLocation` listener, with gpsfake
 /// feeding a real gpsd.
@@ -73,7 +72,7 @@ func latency() async throws {
     }
     let sent = reported.all
     let microseconds = delivered.all.compactMap { key, at in
-        sent[key].map { Double((at - $0).components.attoseconds) / 1e12 + Double((at - $0).components.seconds) * 1e6 }
+        sent[key].map { (at - $0).inSeconds * 1e6 }
     }.sorted()
     guard !microseconds.isEmpty else {
         print(
@@ -97,7 +96,7 @@ func latency() async throws {
 
 /// When each fix (by ``millisecondKey(_:)``) was seen, written from one thread, read from another.
 private final class Stamps: Sendable {
-    private let stamps = Mutex<[Int: ContinuousClock.Instant]>([:])
+    private let stamps = Locked<[Int: ContinuousClock.Instant]>([:])
 
     func record(_ key: Int, at instant: ContinuousClock.Instant) { stamps.withLock { $0[key] = instant } }
     var count: Int { stamps.withLock { $0.count } }

@@ -4,7 +4,7 @@ import Foundation
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     let clock = ContinuousClock()
     let elapsed = try await clock.measure(body)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return elapsed.inSeconds
 }
 
 /// `value` with a metric suffix and three significant digits: `1.23M`.

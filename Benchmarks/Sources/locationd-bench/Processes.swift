@@ -72,7 +72,7 @@ func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = fals
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
         code, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self),
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        elapsed.inSeconds
     )
 }
 
@@ -99,8 +99,8 @@ private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
 
 /// Starts a program in the background, its output discarded; `environment` is
 /// added to this process's, without the benchmark's own `LOCATIOND_BENCH_...`
-/// variables (`locationd run` takes every `LOCATIOND_` variable as a setting and
-/// exits 64 on an unknown one).
+/// variables (`locationd run` takes every `LOCATIOND_...` variable as a setting, and
+/// refuses one it does not know).
 func startProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -255,8 +255,13 @@ final class GPSDRig {
             ["run", "--source", "gpsd", "--gpsd", "127.0.0.1:\(port)", "--data-dir", data]
                 + (daemonArguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + daemonArguments)
         let (locationd, data) = (locationd, data)
-        try waitFor("a live fix from the daemon", seconds: 60) {
-            (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
+        do {
+            try waitFor("a live fix from the daemon", seconds: 60) {
+                (try? runProcess(locationd.path, ["last", "--data-dir", data]).status) == 0
+            }
+        } catch {
+            stop()
+            throw error
         }
     }
 

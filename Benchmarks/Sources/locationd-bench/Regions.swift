@@ -127,7 +127,7 @@ private func medianUpdate(regions: RegionSet, points: [(lat: Double, lon: Double
         let elapsed = clock.now - begin
         state = next
         found += state.inside.count
-        durations.append(Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        durations.append(elapsed.inSeconds)
     }
     durations.sort()
     return (durations[durations.count / 2], found)

@@ -72,7 +72,7 @@ private func writeGridTrack(to path: String, side: Int) throws {
             let bounds = Tile(zoom: 17, x: 70_000 + column, y: 42_000 + row)!.bounds
             let fix = Location(
                 time: start.addingTimeInterval(Double(index) * 61), mode: .threeD,
-                lat: (bounds.north + bounds.south) / 2, lon: (bounds.west + bounds.east) / 2, eph: 5, source: .gpsd)
+                lat: (bounds.maxLat + bounds.minLat) / 2, lon: (bounds.minLon + bounds.maxLon) / 2, eph: 5, source: .gpsd)
             writer.append(fix, to: &bytes)
             index += 1
             if bytes.count >= 1 << 20 {
@@ -107,6 +107,6 @@ private func peakResident(_ path: String, _ arguments: [String]) throws -> (
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
         code, Double(usage.ru_maxrss) / 1024,
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        elapsed.inSeconds
     )
 }

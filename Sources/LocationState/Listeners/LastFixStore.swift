@@ -26,7 +26,7 @@ import Logging
 ///   throws it.
 public final class LastFixStore: Sendable {
     /// The key of the stored fix, hence the file `lastFix.json`.
-    public static let key = "lastFix"
+    public static let key = DataDirectory.Name.lastFixKey
 
     /// The largest `lastFix.json` taken: a fix is a few hundred bytes.
     public static let maxFileBytes = 64 * 1024
@@ -109,12 +109,12 @@ public final class LastFixStore: Sendable {
             throw .cannotWrite(path: directory, reason: "\(error)")
         }
         self.configuration = configuration
-        futureToleranceSeconds = configuration.futureTolerance.seconds
+        futureToleranceSeconds = configuration.futureTolerance.inSeconds
         self.log = logger
         self.now = now
         let stored = persisted.value
         let time = stored?.time
-        let tolerance = configuration.futureTolerance.seconds
+        let tolerance = configuration.futureTolerance.inSeconds
         let fromTheFuture = time.map { $0.timeIntervalSince(now()) > tolerance } ?? false
         state = Locked(State(restored: stored != nil, newest: fromTheFuture ? nil : time))
         if let time {
@@ -198,13 +198,5 @@ extension LastFixStore: StateListener {
     /// Records each change's new value (``record(_:)``).
     public func stateDidChange(_ change: StateChange<Location?>) {
         record(change.new)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    fileprivate var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

@@ -187,8 +187,7 @@ public final class TileLogger: Sendable {
         self.log = logger
         self.now = now
         state = Locked(State(zooms: configuration.zooms))
-        let (seconds, attoseconds) = configuration.maxGap.components
-        maxGapSeconds = Double(seconds) + Double(attoseconds) / 1e18
+        maxGapSeconds = configuration.maxGap.inSeconds
         schedulePeriodicWrite()
     }
 
@@ -325,9 +324,7 @@ public final class TileLogger: Sendable {
     /// A dispatch timer on `writer` rather than a task, so that the writes keep their
     /// pace even when the cooperative thread pool is busy.
     private func schedulePeriodicWrite() {
-        let (seconds, attoseconds) = configuration.flushInterval.components
-        let nanoseconds = Int(min(Double(seconds) * 1e9 + Double(attoseconds) / 1e9, Double(Int.max)))
-        writer.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        writer.asyncAfter(deadline: .now() + configuration.flushInterval.dispatchInterval) { [weak self] in
             guard let self, !self.state.withLock({ $0.closed }) else { return }
             self.writePending()
             self.schedulePeriodicWrite()

@@ -101,7 +101,7 @@ public final class TrackRecorder: Sendable {
     ) {
         self.directory = directory
         self.configuration = configuration
-        writeIntervalSeconds = configuration.writeInterval.seconds
+        writeIntervalSeconds = configuration.writeInterval.inSeconds
         self.log = logger
         self.now = now
     }
@@ -293,12 +293,4 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) -> (c
 /// `close(2)`, named apart from ``TrackRecorder/close()``.
 private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    fileprivate var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
 }

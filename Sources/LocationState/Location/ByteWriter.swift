@@ -195,6 +195,20 @@ struct ByteWriter {
         }
     }
 
+    /// The number ``decimal(_:decimals:)`` writes for a finite `value`, as a `Double`: the
+    /// product rounded the same way, divided back (exactly the double nearest to the
+    /// written decimal), zero without a sign; `value` itself where the writer writes the
+    /// shortest representation.
+    static func rounded(_ value: Double, decimals: Int) -> Double {
+        let divisor = Double(powerOfTen(decimals))
+        let product = abs(value) * divisor
+        guard product < 9.1e15 else { return value }
+        let units = product.rounded(.toNearestOrAwayFromZero)
+        guard units < 9e15 else { return value }
+        guard units != 0 else { return 0 }
+        return value < 0 ? -units / divisor : units / divisor
+    }
+
     /// Writes `value` beyond exact integers: Swift's shortest representation (at most 24 characters).
     private mutating func shortest(_ value: Double) {
         var text = "\(value)"

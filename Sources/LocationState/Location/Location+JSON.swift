@@ -20,7 +20,7 @@ extension Location {
         out.literal(#"{"class":"TPV""#)
         if let device {
             out.literal(#","device":"#)
-            Location.writeJSONString(device, to: &out)
+            out.jsonString(device)
         }
         out.literal(#","mode":"#)
         out.integer(mode.rawValue)
@@ -29,29 +29,29 @@ extension Location {
             out.iso8601(time)
             out.byte(UInt8(ascii: "\""))
         }
-        if let lat { Location.write(#","lat":"#, lat, 9, &out) }
-        if let lon { Location.write(#","lon":"#, lon, 9, &out) }
-        if let altHAE { Location.write(#","altHAE":"#, altHAE, 3, &out) }
-        if let altMSL { Location.write(#","altMSL":"#, altMSL, 3, &out) }
-        if let epx { Location.write(#","epx":"#, epx, 3, &out) }
-        if let epy { Location.write(#","epy":"#, epy, 3, &out) }
-        if let epv { Location.write(#","epv":"#, epv, 3, &out) }
-        if let track { Location.write(#","track":"#, track, 4, &out) }
-        if let speed { Location.write(#","speed":"#, speed, 3, &out) }
-        if let climb { Location.write(#","climb":"#, climb, 3, &out) }
-        if let eps { Location.write(#","eps":"#, eps, 3, &out) }
-        if let epc { Location.write(#","epc":"#, epc, 3, &out) }
-        if let eph { Location.write(#","eph":"#, eph, 3, &out) }
+        if let lat { Location.write(#","lat":"#, lat, TPVPrecision.degrees, &out) }
+        if let lon { Location.write(#","lon":"#, lon, TPVPrecision.degrees, &out) }
+        if let altHAE { Location.write(#","altHAE":"#, altHAE, TPVPrecision.metres, &out) }
+        if let altMSL { Location.write(#","altMSL":"#, altMSL, TPVPrecision.metres, &out) }
+        if let epx { Location.write(#","epx":"#, epx, TPVPrecision.metres, &out) }
+        if let epy { Location.write(#","epy":"#, epy, TPVPrecision.metres, &out) }
+        if let epv { Location.write(#","epv":"#, epv, TPVPrecision.metres, &out) }
+        if let track { Location.write(#","track":"#, track, TPVPrecision.course, &out) }
+        if let speed { Location.write(#","speed":"#, speed, TPVPrecision.metres, &out) }
+        if let climb { Location.write(#","climb":"#, climb, TPVPrecision.metres, &out) }
+        if let eps { Location.write(#","eps":"#, eps, TPVPrecision.metres, &out) }
+        if let epc { Location.write(#","epc":"#, epc, TPVPrecision.metres, &out) }
+        if let eph { Location.write(#","eph":"#, eph, TPVPrecision.metres, &out) }
         if let status {
             out.literal(#","status":"#)
             out.integer(status)
         }
-        if let geoidSep { Location.write(#","geoidSep":"#, geoidSep, 3, &out) }
+        if let geoidSep { Location.write(#","geoidSep":"#, geoidSep, TPVPrecision.metres, &out) }
         if let satellitesUsed {
             out.literal(#","satellitesUsed":"#)
             out.integer(satellitesUsed)
         }
-        if let hdop { Location.write(#","hdop":"#, hdop, 2, &out) }
+        if let hdop { Location.write(#","hdop":"#, hdop, TPVPrecision.dilution, &out) }
         switch source {
         case .gpsd: out.literal(#","source":"gpsd"}"#)
         case .replay: out.literal(#","source":"replay"}"#)
@@ -75,27 +75,6 @@ extension Location {
         out.literal(key)
         out.decimal(value, decimals: decimals)
     }
-
-    /// Writes `text` as a JSON string literal, escaping quotes, backslashes and control characters.
-    static func writeJSONString(_ text: String, to out: inout ByteWriter) {
-        out.byte(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.byte(UInt8(ascii: "\\"))
-                out.byte(byte)
-            case 0..<32:
-                out.literal("\\u00")
-                out.byte(hex[Int(byte >> 4)])
-                out.byte(hex[Int(byte & 0xF)])
-            default:
-                out.byte(byte)
-            }
-        }
-        out.byte(UInt8(ascii: "\""))
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
 }
 
 extension Location: Codable {
@@ -146,29 +125,64 @@ extension Location: Codable {
             device: try container.decodeIfPresent(String.self, forKey: .device))
     }
 
+    /// Encodes the same TPV object as ``appendJSON(to:)``, through `Encoder`: the same keys
+    /// in the same order, each number rounded as the writer rounds it, non-finite numbers
+    /// left out. (`LocationJSONTests` compares the two over many generated fixes.)
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("TPV", forKey: .class)
-        try container.encodeIfPresent(device, forKey: .device)
-        try container.encode(mode.rawValue, forKey: .mode)
-        try container.encodeIfPresent(time.map(UTCCalendar.iso8601), forKey: .time)
-        try container.encodeIfPresent(lat, forKey: .lat)
-        try container.encodeIfPresent(lon, forKey: .lon)
-        try container.encodeIfPresent(altHAE, forKey: .altHAE)
-        try container.encodeIfPresent(altMSL, forKey: .altMSL)
-        try container.encodeIfPresent(epx, forKey: .epx)
-        try container.encodeIfPresent(epy, forKey: .epy)
-        try container.encodeIfPresent(epv, forKey: .epv)
-        try container.encodeIfPresent(track, forKey: .track)
-        try container.encodeIfPresent(speed, forKey: .speed)
-        try container.encodeIfPresent(climb, forKey: .climb)
-        try container.encodeIfPresent(eps, forKey: .eps)
-        try container.encodeIfPresent(epc, forKey: .epc)
-        try container.encodeIfPresent(eph, forKey: .eph)
-        try container.encodeIfPresent(status, forKey: .status)
-        try container.encodeIfPresent(geoidSep, forKey: .geoidSep)
-        try container.encodeIfPresent(satellitesUsed, forKey: .satellitesUsed)
-        try container.encodeIfPresent(hdop, forKey: .hdop)
-        try container.encode(source, forKey: .source)
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try encodeTPV(into: &container)
     }
+
+    /// Encodes the TPV object's members into `container`, for a caller that adds its own
+    /// after them (as `?LAST;` adds `age` and `state`).
+    public func encodeTPV(into container: inout KeyedEncodingContainer<JSONKey>) throws {
+        func number(_ value: Double?, _ key: JSONKey, _ decimals: Int) throws {
+            guard let value, value.isFinite else { return }
+            try container.encode(ByteWriter.rounded(value, decimals: decimals), forKey: key)
+        }
+        try container.encode("TPV", forKey: "class")
+        try container.encodeIfPresent(device, forKey: "device")
+        try container.encode(mode.rawValue, forKey: "mode")
+        try container.encodeIfPresent(time.map(UTCCalendar.iso8601), forKey: "time")
+        try number(lat, "lat", TPVPrecision.degrees)
+        try number(lon, "lon", TPVPrecision.degrees)
+        try number(altHAE, "altHAE", TPVPrecision.metres)
+        try number(altMSL, "altMSL", TPVPrecision.metres)
+        try number(epx, "epx", TPVPrecision.metres)
+        try number(epy, "epy", TPVPrecision.metres)
+        try number(epv, "epv", TPVPrecision.metres)
+        try number(track, "track", TPVPrecision.course)
+        try number(speed, "speed", TPVPrecision.metres)
+        try number(climb, "climb", TPVPrecision.metres)
+        try number(eps, "eps", TPVPrecision.metres)
+        try number(epc, "epc", TPVPrecision.metres)
+        try number(eph, "eph", TPVPrecision.metres)
+        try container.encodeIfPresent(status, forKey: "status")
+        try number(geoidSep, "geoidSep", TPVPrecision.metres)
+        try container.encodeIfPresent(satellitesUsed, forKey: "satellitesUsed")
+        try number(hdop, "hdop", TPVPrecision.dilution)
+        try container.encode(source, forKey: "source")
+    }
+
+    /// A member name of a TPV object.
+    public struct JSONKey: CodingKey, ExpressibleByStringLiteral, Sendable {
+        public var stringValue: String
+        public var intValue: Int? { nil }
+        public init(stringValue: String) { self.stringValue = stringValue }
+        public init?(intValue: Int) { nil }
+        public init(stringLiteral value: String) { stringValue = value }
+    }
+
+}
+
+/// How many decimals each kind of TPV number has in locationd's JSON, for both encoders.
+enum TPVPrecision {
+    /// Latitude and longitude: 9 decimals, 0.1 mm.
+    @inline(__always) static var degrees: Int { 9 }
+    /// Metres and metres per second: 3 decimals.
+    @inline(__always) static var metres: Int { 3 }
+    /// Course over ground: 4 decimals.
+    @inline(__always) static var course: Int { 4 }
+    /// Dilution of precision: 2 decimals.
+    @inline(__always) static var dilution: Int { 2 }
 }

@@ -100,9 +100,7 @@ public struct TileRange: Sendable, Hashable {
     }
 
     /// The rectangle's edges in degrees (it does not wrap around the antimeridian).
-    public var bounds: TileBounds {
-        let northWest = Tile(unchecked: zoom, x: minX, y: minY).bounds
-        let southEast = Tile(unchecked: zoom, x: maxX, y: maxY).bounds
-        return TileBounds(north: northWest.north, south: southEast.south, west: northWest.west, east: southEast.east)
+    public var bounds: GeoBox {
+        Tile(unchecked: zoom, x: minX, y: minY).bounds.union(Tile(unchecked: zoom, x: maxX, y: maxY).bounds)
     }
 }

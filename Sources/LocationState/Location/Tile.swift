@@ -47,17 +47,14 @@ public struct Tile: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The tile's edges in degrees: north and south latitude, west and east longitude.
-    public var bounds: TileBounds {
+    public var bounds: GeoBox {
         let count = Double(1 << zoom)
         func latitude(row: Int) -> Double {
             atan(sinh(Double.pi * (1 - 2 * Double(row) / count))) * 180 / Double.pi
         }
-        return TileBounds(
-            north: latitude(row: y),
-            south: latitude(row: y + 1),
-            west: Double(x) / count * 360 - 180,
-            east: Double(x + 1) / count * 360 - 180
-        )
+        return GeoBox(
+            minLat: latitude(row: y + 1), minLon: Double(x) / count * 360 - 180,
+            maxLat: latitude(row: y), maxLon: Double(x + 1) / count * 360 - 180)
     }
 
     /// Hashes the three coordinates packed into one word (zoom ≤ 22 and x, y < 2^22 fit),
@@ -75,24 +72,5 @@ public struct Tile: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Orders by zoom, then x, then y.
     public static func < (lhs: Tile, rhs: Tile) -> Bool {
         (lhs.zoom, lhs.x, lhs.y) < (rhs.zoom, rhs.x, rhs.y)
-    }
-}
-
-/// The edges of a tile or of a set of tiles, degrees.
-public struct TileBounds: Sendable, Hashable {
-    /// Northern edge, degrees latitude.
-    public var north: Double
-    /// Southern edge, degrees latitude.
-    public var south: Double
-    /// Western edge, degrees longitude.
-    public var west: Double
-    /// Eastern edge, degrees longitude.
-    public var east: Double
-
-    public init(north: Double, south: Double, west: Double, east: Double) {
-        self.north = north
-        self.south = south
-        self.west = west
-        self.east = east
     }
 }

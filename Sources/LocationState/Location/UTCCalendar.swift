@@ -1,7 +1,8 @@
 import Foundation
 
-/// Proleptic Gregorian calendar arithmetic in UTC, without Foundation's Calendar (fast, allocation-free).
-enum UTCCalendar {
+/// Proleptic Gregorian calendar arithmetic in UTC, without Foundation's Calendar (fast,
+/// allocation-free), and locationd's one ISO 8601 format: UTC, milliseconds, `Z`.
+public enum UTCCalendar {
     /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
     static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -31,16 +32,21 @@ enum UTCCalendar {
         ByteWriter.append(to: &out, capacity: 40) { $0.iso8601(date) }
     }
 
-    /// `date` as ISO 8601 UTC with milliseconds.
-    static func iso8601(_ date: Date) -> String {
+    /// `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`), truncating below 1 ms.
+    public static func iso8601(_ date: Date) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
         appendISO8601(date, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `date` in ISO 8601's basic format (`20240501T120000.250Z`), for file names.
+    public static func basicISO8601(_ date: Date) -> String {
+        String(iso8601(date).unicodeScalars.filter { $0 != "-" && $0 != ":" })
+    }
+
     /// Parses ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SS[.fff...]Z` or with a `+00:00` offset); nil when malformed.
-    static func parseISO8601(_ text: some StringProtocol) -> Date? {
+    public static func parseISO8601(_ text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
         func number(_ start: Int, _ width: Int) -> Int? {
             guard start + width <= bytes.count else { return nil }

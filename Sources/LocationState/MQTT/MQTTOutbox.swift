@@ -21,7 +21,7 @@ import Logging
 /// - Important: not thread-safe; its owner confines it to one serial queue.
 public final class MQTTOutbox {
     /// The database's file name inside a data directory.
-    public static let fileName = "mqtt-outbox.sqlite"
+    public static let fileName = DataDirectory.Name.mqttOutbox
 
     /// How much the outbox keeps at most.
     public struct Bounds: Sendable, Equatable {
@@ -72,7 +72,7 @@ public final class MQTTOutbox {
         do {
             queue = try Self.openQueue(path: url.path)
         } catch let error where error.message.contains("not a usable database") {
-            let aside = url.path + ".corrupt-" + Self.stamp(now)
+            let aside = url.path + ".corrupt-" + UTCCalendar.basicISO8601(now)
             do {
                 try FileManager.default.moveItem(atPath: url.path, toPath: aside)
                 for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
@@ -220,13 +220,5 @@ public final class MQTTOutbox {
         logger.warning(
             "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
         )
-    }
-
-    private static func stamp(_ date: Date) -> String {
-        date.formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-                .year().month().day().time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted).dateSeparator(.omitted).timeSeparator(.omitted)
-                .dateTimeSeparator(.standard))
     }
 }

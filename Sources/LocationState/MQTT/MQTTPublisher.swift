@@ -71,13 +71,14 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let loopEnded = DispatchSemaphore(value: 0)
     private let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
 
-    /// Opens the outbox in `directory` and reads the password file.
+    /// Loads libmosquitto, opens the outbox in `directory` and reads the password file.
     ///
-    /// - Throws: ``LocationError`` when the password file cannot be read or the outbox
-    ///   cannot be created.
+    /// - Throws: ``LocationError`` when libmosquitto cannot be loaded, the password file
+    ///   cannot be read or the outbox cannot be created.
     public init(configuration: MQTTConfiguration, directory: URL, logger: Logger, now: Date = Date())
         throws(LocationError)
     {
+        try MosquittoLibrary.load()
         self.configuration = configuration
         self.logger = logger
         startedAt = now

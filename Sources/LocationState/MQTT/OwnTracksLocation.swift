@@ -62,7 +62,7 @@ public struct OwnTracksLocation: Sendable, Equatable {
                 Self.integer(#","cog":"#, track.rounded().truncatingRemainder(dividingBy: 360), &out)
             }
             out.literal(#","tid":"#)
-            Location.writeJSONString(tid, to: &out)
+            out.jsonString(tid)
             out.literal(#","t":""#)
             switch trigger {
             case .timer: out.byte(UInt8(ascii: "t"))
@@ -71,7 +71,7 @@ public struct OwnTracksLocation: Sendable, Equatable {
             out.byte(UInt8(ascii: "\""))
             Self.integer(#","created_at":"#, createdAt.timeIntervalSince1970.rounded(.down), &out)
             out.literal(#","source":"#)
-            Location.writeJSONString(location.source.rawValue, to: &out)
+            out.jsonString(location.source.rawValue)
             out.byte(UInt8(ascii: "}"))
         }
         return out

@@ -16,8 +16,8 @@ import Foundation
 public enum OwnTracksStatus {
     /// The status message for `state` (one of the names above).
     public static func payload(state: String, source: FixSource?, lastFix: Date?, createdAt: Date) -> [UInt8] {
-        var text = #"{"_type":"status","state":"# + jsonString(state)
-        if let source { text += #","source":"# + jsonString(source.rawValue) }
+        var text = #"{"_type":"status","state":"# + state.jsonQuoted
+        if let source { text += #","source":"# + source.rawValue.jsonQuoted }
         if let lastFix { text += #","lastFix":\#(Int(lastFix.timeIntervalSince1970.rounded(.down)))"# }
         text += #","created_at":\#(Int(createdAt.timeIntervalSince1970.rounded(.down)))}"#
         return Array(text.utf8)
@@ -26,11 +26,5 @@ public enum OwnTracksStatus {
     /// The last will: `{"_type":"lwt","tst":N}` with `tst` the time of connecting.
     public static func lastWill(connectedAt: Date) -> [UInt8] {
         Array(#"{"_type":"lwt","tst":\#(Int(connectedAt.timeIntervalSince1970.rounded(.down)))}"#.utf8)
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        var out: [UInt8] = []
-        ByteWriter.append(to: &out, capacity: 2 + 6 * text.utf8.count) { Location.writeJSONString(text, to: &$0) }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// Live fixes from gpsd, read through libgps on a thread of its own.
 ///
@@ -85,7 +84,7 @@ public struct GPSDProvider: LocationProvider {
             if !stop.isStopped { emit(event) }
         }
         let finished = ReaderFinished()
-        let patience = DispatchTimeInterval.milliseconds(Int((pollInterval + .milliseconds(250)) / .milliseconds(1)))
+        let patience = (pollInterval + .milliseconds(250)).dispatchInterval
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 finished.wait(with: continuation)
@@ -110,7 +109,7 @@ public struct GPSDProvider: LocationProvider {
     /// for it. The first of the two resumes `run`, once.
     private final class ReaderFinished: Sendable {
         private enum Stage { case waiting, continuation(CheckedContinuation<Void, Never>), done }
-        private let stage = Mutex<Stage>(.waiting)
+        private let stage = Locked<Stage>(.waiting)
 
         func wait(with continuation: CheckedContinuation<Void, Never>) {
             let resumeNow = stage.withLock { stage -> Bool in
@@ -159,6 +158,8 @@ public struct GPSDProvider: LocationProvider {
 
         mutating func run() {
             Self.blockSIGPIPE()
+            // The reader's last word: nothing it does comes after this line.
+            defer { logger.debug("stopped reading gpsd at \(address)") }
             while !stop.isStopped {
                 do throws(GPSDConnectionError) {
                     let session = try provider.connector.connect(provider.host, provider.port)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Decodes a GPX document (1.1 or 1.0), streamed in chunks, into fixes: one per track
 /// point (`trkpt`), in document order.
@@ -35,10 +34,10 @@ public struct GPXDecoder: ReplayDecoding {
     /// The parser, behind a mutex that makes the decoder `Sendable`: the parser and its
     /// libxml2 context are reached only inside `withLock`.
     private final class Shared: Sendable {
-        let parser: Mutex<GPXParser>
+        let parser: Locked<GPXParser>
 
         init(_ parser: sending GPXParser) {
-            self.parser = Mutex(parser)
+            self.parser = Locked(parser)
         }
     }
 

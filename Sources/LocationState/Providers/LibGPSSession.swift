@@ -215,14 +215,6 @@ extension GPSDConnector {
     }
 }
 
-extension Duration {
-    /// The duration in whole microseconds, rounded down.
-    var microseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-    }
-}
-
 extension timeval {
     /// A timeval of `duration`, for socket options.
     init(duration: Duration) {

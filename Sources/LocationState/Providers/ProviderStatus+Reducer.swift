@@ -50,7 +50,7 @@ extension ProviderStatus {
         case (_, .stale(let source, let lastFix)):
             return (
                 .warning,
-                "no fix from \(source.rawValue) since \(lastFix.formatted(.iso8601)); location is unknown until one arrives"
+                "no fix from \(source.rawValue) since \(UTCCalendar.iso8601(lastFix)); location is unknown until one arrives"
             )
         case (_, .noFix(let source, _)):
             return (.info, "the \(source.rawValue) receiver reports no fix; location is unknown")

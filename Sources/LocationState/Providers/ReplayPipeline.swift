@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The path replayed fixes take: a `MonitoredState<Location?>`, as in the daemon, with
 /// one `.all` listener that receives every change (`locationd replay` prints the fixes
@@ -24,7 +23,7 @@ public final class ReplayPipeline: Sendable {
     public let batchSize: Int
     private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
     private let stateQueue = DispatchQueue(label: "locationd.replay.state")
-    private let batches = Mutex(Batches())
+    private let batches = Locked(Batches())
     private let observation: StateObservation
 
     /// Batches of values on their way from ``send(_:)`` to the state queue, and back.

@@ -70,7 +70,7 @@ public struct SimulatedRoute: Sendable {
     }
 
     private mutating func step() {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let seconds = interval.inSeconds
         // Travel at the speed and course the fix just reported, then change them.
         move(distance: speed * seconds)
         time += seconds

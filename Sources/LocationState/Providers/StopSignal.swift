@@ -28,8 +28,7 @@ final class StopSignal: @unchecked Sendable {
     /// whether the flag is raised.
     @discardableResult
     func wait(for duration: Duration) -> Bool {
-        let (seconds, attoseconds) = duration.components
-        let deadline = Date(timeIntervalSinceNow: TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+        let deadline = Date(timeIntervalSinceNow: duration.inSeconds)
         condition.lock()
         defer { condition.unlock() }
         while !stopped, condition.wait(until: deadline) {}

@@ -42,52 +42,66 @@ struct GeoJSONRegionParser: ~Copyable {
         var firstFeatureWithID: [RegionID: (number: Int, name: String)] = [:]
         var type: String?
         var sawFeatures = false
-        try reader.expect(UInt8(ascii: "{"))
-        if !(try reader.consume(UInt8(ascii: "}"))) {
-            repeat {
-                let key = try reader.string()
-                try reader.expect(UInt8(ascii: ":"))
-                switch key {
-                case "type":
-                    type = try reader.string()
-                    guard type == "FeatureCollection" else {
-                        throw RegionFileProblem(
-                            "the file is a GeoJSON \(type ?? "") object; regions must be a FeatureCollection")
-                    }
-                case "features":
-                    sawFeatures = true
-                    try reader.expect(UInt8(ascii: "["))
-                    if try reader.consume(UInt8(ascii: "]")) { break }
-                    repeat {
-                        featureNumber += 1
-                        featureName = nil
-                        featureID = nil
-                        let region: Region
-                        do {
-                            region = try feature()
-                        } catch {
-                            throw RegionFileProblem("\(featureLabel): \(error.message)")
-                        }
-                        if let earlier = firstFeatureWithID[region.id] {
-                            throw RegionFileProblem(
-                                "\(featureLabel): duplicate id '\(Self.oneLine(region.id.rawValue))', already used by feature \(earlier.number) (\(String(reflecting: earlier.name)))"
-                            )
-                        }
-                        firstFeatureWithID[region.id] = (featureNumber, region.name)
-                        regions.append(region)
-                    } while try reader.consume(UInt8(ascii: ","))
-                    try reader.expect(UInt8(ascii: "]"))
-                default:
-                    try reader.skipValue()
+        try readObject { parser, key throws(RegionFileProblem) in
+            switch key {
+            case "type":
+                type = try parser.reader.string()
+                guard type == "FeatureCollection" else {
+                    throw RegionFileProblem(
+                        "the file is a GeoJSON \(type ?? "") object; regions must be a FeatureCollection")
                 }
-            } while try reader.consume(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "}"))
+            case "features":
+                sawFeatures = true
+                try parser.reader.expect(UInt8(ascii: "["))
+                if try parser.reader.consume(UInt8(ascii: "]")) { break }
+                repeat {
+                    let region = try parser.nextFeature()
+                    if let earlier = firstFeatureWithID[region.id] {
+                        throw RegionFileProblem(
+                            "\(parser.featureLabel): duplicate id '\(Self.oneLine(region.id.rawValue))', already used by feature \(earlier.number) (\(String(reflecting: earlier.name)))"
+                        )
+                    }
+                    firstFeatureWithID[region.id] = (parser.featureNumber, region.name)
+                    regions.append(region)
+                } while try parser.reader.consume(UInt8(ascii: ","))
+                try parser.reader.expect(UInt8(ascii: "]"))
+            default:
+                try parser.reader.skipValue()
+            }
         }
         if let byte = try reader.peekToken() { throw reader.unexpected(byte, wanted: "the end of the file") }
         guard type == "FeatureCollection", sawFeatures else {
             throw RegionFileProblem("not GeoJSON: the file is not a FeatureCollection with a \"features\" array")
         }
         return regions
+    }
+
+    /// The next feature of the `features` array, its errors labelled with its number and name.
+    private mutating func nextFeature() throws(RegionFileProblem) -> Region {
+        featureNumber += 1
+        featureName = nil
+        featureID = nil
+        do {
+            return try feature()
+        } catch {
+            throw RegionFileProblem("\(featureLabel): \(error.message)")
+        }
+    }
+
+    /// Reads a JSON object (or `null`, when `orNull`) member by member: `body` gets each
+    /// member's key and reads its value.
+    private mutating func readObject(
+        orNull: Bool = false, _ body: (inout Self, String) throws(RegionFileProblem) -> Void
+    ) throws(RegionFileProblem) {
+        if orNull, try reader.consumeNull() { return }
+        try reader.expect(UInt8(ascii: "{"))
+        if try reader.consume(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try reader.string()
+            try reader.expect(UInt8(ascii: ":"))
+            try body(&self, key)
+        } while try reader.consume(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "}"))
     }
 
     /// `feature 3 ("Marina", id 7)`.
@@ -107,50 +121,32 @@ struct GeoJSONRegionParser: ~Copyable {
         var coordinates: Coordinates?
         var propertyID: RegionID?
         var radius: Double?
-        try reader.expect(UInt8(ascii: "{"))
-        if !(try reader.consume(UInt8(ascii: "}"))) {
-            repeat {
-                let key = try reader.string()
-                try reader.expect(UInt8(ascii: ":"))
-                switch key {
-                case "type":
-                    type = try reader.string()
-                case "id":
-                    featureID = try identifier()
-                case "properties":
-                    if try reader.consumeNull() { break }
-                    try reader.expect(UInt8(ascii: "{"))
-                    if try reader.consume(UInt8(ascii: "}")) { break }
-                    repeat {
-                        let property = try reader.string()
-                        try reader.expect(UInt8(ascii: ":"))
-                        switch property {
-                        case "name": featureName = try reader.string()
-                        case "id": propertyID = try identifier()
-                        case "radius": radius = try reader.number()
-                        default: try reader.skipValue()
-                        }
-                    } while try reader.consume(UInt8(ascii: ","))
-                    try reader.expect(UInt8(ascii: "}"))
-                case "geometry":
-                    if try reader.consumeNull() { break }
-                    try reader.expect(UInt8(ascii: "{"))
-                    if try reader.consume(UInt8(ascii: "}")) { break }
-                    repeat {
-                        let member = try reader.string()
-                        try reader.expect(UInt8(ascii: ":"))
-                        switch member {
-                        case "type": geometryType = try reader.string()
-                        case "coordinates": coordinates = try self.coordinates(depth: 1)
-                        default: try reader.skipValue()
-                        }
-                    } while try reader.consume(UInt8(ascii: ","))
-                    try reader.expect(UInt8(ascii: "}"))
-                default:
-                    try reader.skipValue()
+        try readObject { parser, key throws(RegionFileProblem) in
+            switch key {
+            case "type":
+                type = try parser.reader.string()
+            case "id":
+                parser.featureID = try parser.identifier()
+            case "properties":
+                try parser.readObject(orNull: true) { parser, property throws(RegionFileProblem) in
+                    switch property {
+                    case "name": parser.featureName = try parser.reader.string()
+                    case "id": propertyID = try parser.identifier()
+                    case "radius": radius = try parser.reader.number()
+                    default: try parser.reader.skipValue()
+                    }
                 }
-            } while try reader.consume(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "}"))
+            case "geometry":
+                try parser.readObject(orNull: true) { parser, member throws(RegionFileProblem) in
+                    switch member {
+                    case "type": geometryType = try parser.reader.string()
+                    case "coordinates": coordinates = try parser.coordinates(depth: 1)
+                    default: try parser.reader.skipValue()
+                    }
+                }
+            default:
+                try parser.reader.skipValue()
+            }
         }
         guard type == "Feature" else {
             throw RegionFileProblem("not a GeoJSON Feature (its type is \(type ?? "missing"))")

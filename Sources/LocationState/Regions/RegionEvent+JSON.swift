@@ -16,9 +16,9 @@ extension RegionEvent {
             case .leave: out.literal("leave")
             }
             out.literal(#"","region":"#)
-            Location.writeJSONString(region.rawValue, to: &out)
+            out.jsonString(region.rawValue)
             out.literal(#","name":"#)
-            Location.writeJSONString(name, to: &out)
+            out.jsonString(name)
             out.literal(#","time":""#)
             out.iso8601(time)
             out.literal(#"","lat":"#)

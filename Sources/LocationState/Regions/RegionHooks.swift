@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +48,7 @@ public final class RegionHooks: Sendable {
     public let maximumRunning: Int
     private let logger: Logger
     private let finished: (@Sendable (RegionEvent, Outcome) -> Void)?
-    private let running = Mutex(0)
+    private let running = Locked(0)
 
     /// - Parameters:
     ///   - finished: called on the runner's thread with each command's outcome (for tests).
@@ -156,7 +155,7 @@ public final class RegionHooks: Sendable {
 
         // The child is reaped only below, after the timer can no longer fire, so the
         // pid (and its group) cannot be reused while the timer may still kill it.
-        let state = Mutex((done: false, killed: false))
+        let state = Locked((done: false, killed: false))
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.schedule(deadline: .now() + timeout.dispatchInterval)
         timer.setEventHandler {
@@ -189,13 +188,5 @@ public final class RegionHooks: Sendable {
         case .notStarted(let reason): logger.error("\(hook) could not be started: \(reason)")
         case .skipped: break
         }
-    }
-}
-
-extension Duration {
-    /// The duration as a Dispatch interval, to the nanosecond.
-    fileprivate var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

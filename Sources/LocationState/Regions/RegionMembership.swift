@@ -58,7 +58,7 @@ public enum RegionMembership {
         }
 
         var dwellSeconds: Double {
-            Double(dwell.components.seconds) + Double(dwell.components.attoseconds) / 1e18
+            dwell.inSeconds
         }
     }
 

@@ -27,7 +27,7 @@ public final class RegionMonitor: Sendable {
     }
 
     /// The persistence key, and the file `regionMembership.json` in the data directory.
-    public static let key = "regionMembership"
+    public static let key = DataDirectory.Name.regionMembershipKey
 
     /// A monitor of `regions`, starting from what `store` holds (kept to the regions
     /// that still exist), or from nothing without a store.

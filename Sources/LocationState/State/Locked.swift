@@ -6,20 +6,23 @@
     import Darwin
 #endif
 
-/// A value that is only ever read or written while holding its own pthread mutex.
+/// A value that is only ever read or written while holding its own pthread mutex:
+/// the one lock of locationd, its tests and its benchmarks.
 ///
-/// A plain `pthread_mutex_t` rather than `Synchronization.Mutex`: ThreadSanitizer
-/// on Linux intercepts pthread mutexes and understands the happens-before they
-/// create, whereas it may report false races inside `Mutex`. The value lives in
-/// memory allocated once, so that access needs no dynamic exclusivity check. The
-/// mutex is not recursive: calling `withLock` again from inside `body` deadlocks.
-@usableFromInline
-final class Locked<Value> {
+/// A plain `pthread_mutex_t` rather than `Synchronization.Mutex`, `NSLock` or
+/// `os_unfair_lock`: ThreadSanitizer on Linux intercepts pthread mutexes and
+/// understands the happens-before they create, whereas it may report false races
+/// inside `Mutex`. The value lives in memory allocated once, so that access needs no
+/// dynamic exclusivity check. The mutex is not recursive: calling `withLock` again
+/// from inside `body` deadlocks.
+///
+/// As with `Mutex`, the value may be of a non-`Sendable` type: it enters with
+/// `sending`, and leaves only as a `sending` result of `withLock`.
+public final class Locked<Value> {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
-    @usableFromInline
-    init(_ initialValue: Value) {
+    public init(_ initialValue: sending Value) {
         value = UnsafeMutablePointer.allocate(capacity: 1)
         value.initialize(to: initialValue)
         mutex = UnsafeMutablePointer.allocate(capacity: 1)
@@ -37,7 +40,9 @@ final class Locked<Value> {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
@@ -46,6 +51,7 @@ final class Locked<Value> {
 
 // Safe to share: the value is only touched inside `withLock`, which holds `mutex`
 // for the whole access; both pointers are allocated once in `init`, never
-// reassigned, and freed only in `deinit`, when no other reference exists. Values
-// cross threads only through `withLock`, hence the `Value: Sendable` condition.
-extension Locked: @unchecked Sendable where Value: Sendable {}
+// reassigned, and freed only in `deinit`, when no other reference exists. A value
+// crosses threads only as `sending` (into `init`, out of `withLock`'s body and
+// result), which the compiler checks, as it does for `Synchronization.Mutex`.
+extension Locked: @unchecked Sendable {}

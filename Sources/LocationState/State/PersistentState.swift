@@ -139,7 +139,7 @@ extension PersistentState {
             self.writeInterval = writeInterval
             self.logger = logger
             queue = DispatchQueue(label: "locationd.state.\(key).writer")
-            retryInterval = max(writeInterval, .seconds(1)).timeInterval
+            retryInterval = max(writeInterval, .seconds(1)).dispatchInterval
         }
 
         /// The least time between two tries while writes fail.
@@ -147,7 +147,7 @@ extension PersistentState {
 
         /// The least time after the last try before the next one.
         private func interval(_ pending: Pending) -> DispatchTimeInterval {
-            pending.failing ? retryInterval : writeInterval.timeInterval
+            pending.failing ? retryInterval : writeInterval.dispatchInterval
         }
 
         func submit(_ value: Value) {
@@ -228,13 +228,5 @@ extension PersistentState {
                 throw error
             }
         }
-    }
-}
-
-extension Duration {
-    /// The duration as a Dispatch interval, to the nanosecond.
-    fileprivate var timeInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

@@ -41,7 +41,7 @@ public struct AtomicFileStore: Sendable {
     /// The path of the file holding `key`.
     public func path(forKey key: String) throws -> String {
         try Self.validate(key: key)
-        return "\(directory)/\(key).json"
+        return "\(directory)/" + DataDirectory.Name.storeFile(forKey: key)
     }
 
     /// The stored bytes for `key`, or `nil` if nothing is stored.
@@ -61,12 +61,7 @@ public struct AtomicFileStore: Sendable {
     /// millisecond, with `-2`, `-3`, ... if that exists), and returns the new path.
     public func moveAside(key: String, at date: Date = Date()) throws -> String {
         let source = try path(forKey: key)
-        let stamp = date.formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-                .year().month().day().time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted).dateSeparator(.omitted).timeSeparator(.omitted)
-                .dateTimeSeparator(.standard))
-        let base = "\(directory)/\(key).corrupt-\(stamp)"
+        let base = "\(directory)/\(key).corrupt-\(UTCCalendar.basicISO8601(date))"
         let existing = Set(try fileSystem.contentsOfDirectory(directory))
         var destination = base
         var attempt = 1

@@ -27,7 +27,7 @@ import GRDB
 ///   timeout the database holds either all of a batch or none of it.
 public struct TileDatabase: Sendable {
     /// The database's file name inside a data directory.
-    public static let fileName = "tiles.sqlite"
+    public static let fileName = DataDirectory.Name.tiles
 
     /// The database file.
     public let url: URL
@@ -58,8 +58,7 @@ public struct TileDatabase: Sendable {
         try createPrivateFile(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
-        let (seconds, attoseconds) = busyTimeout.components
-        configuration.busyMode = .timeout(Double(seconds) + Double(attoseconds) / 1e18)
+        configuration.busyMode = .timeout(busyTimeout.inSeconds)
         configuration.label = "locationd.tiles"
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL loses no committed transaction when the process dies,

@@ -2,9 +2,13 @@ import Foundation
 import LocationState
 
 /// The JSON objects the daemon answers with, built from its states.
+///
+/// Each answer is an `Encodable` value encoded as one line; only `?WATCH;` lines, which
+/// carry every fix, come from the TPV byte writer (``LocationState/Location/jsonString``),
+/// which `LocationJSONTests` holds to the same output.
 enum ControlAnswers {
     /// The TPV object that says no fix is known at all.
-    static let noFixKnown = #"{"class":"TPV","mode":0,"state":"none"}"#
+    static let noFixKnown = line(NoFixAnswer())
 
     /// How a region event's line starts (``RegionEvent/jsonString``), which a `?WATCH;` stream carries besides TPV lines.
     static let regionEventPrefix = #"{"class":"REGION""#
@@ -27,21 +31,10 @@ enum ControlAnswers {
         return tpv(fix, ageSeconds: fix.time.map { now.timeIntervalSince($0) }, state: state)
     }
 
-    /// A fix as a TPV object with `age` (seconds, when the fix has a time) and `state` added,
-    /// as `?LAST;` answers and `locationd last --json` prints.
+    /// A fix as a TPV object with `age` (seconds, to the millisecond, when the fix has a
+    /// time) and `state` added, as `?LAST;` answers and `locationd last --json` prints.
     static func tpv(_ fix: Location, ageSeconds: Double?, state: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(320)
-        fix.appendJSON(to: &bytes)
-        bytes.removeLast()
-        if let ageSeconds {
-            bytes.append(contentsOf: #","age":"#.utf8)
-            bytes.append(contentsOf: String(format: "%.3f", ageSeconds).utf8)
-        }
-        bytes.append(contentsOf: #","state":""#.utf8)
-        bytes.append(contentsOf: state.utf8)
-        bytes.append(contentsOf: #""}"#.utf8)
-        return String(decoding: bytes, as: UTF8.self)
+        line(TPVAnswer(fix: fix, ageSeconds: ageSeconds, state: state))
     }
 
     /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
@@ -50,39 +43,88 @@ enum ControlAnswers {
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
     ) -> String {
-        var fields = [
-            #""class":"STATUS""#,
-            #""source":"\#(status.source.rawValue)""#,
-            #""state":"\#(status.name)""#,
-            #""connected":\#(status.isConnected)"#,
-            #""fixes":\#(fixes)"#,
-            #""uptime":\#(String(format: "%.1f", uptimeSeconds))"#,
-        ]
-        if let lastFix = status.lastFix {
-            fields.append(#""lastFix":"\#(lastFix.formatted(.iso8601))""#)
-        }
-        if case .lost(_, let reason, _) = status {
-            fields.append(#""reason":"# + ControlReply.jsonString(reason))
-        }
-        if let mqtt {
-            fields.append(
-                #""mqtt":{"connected":\#(mqtt.connected),"queued":\#(mqtt.queued),"dropped":\#(mqtt.dropped)}"#)
-        }
-        return "{" + fields.joined(separator: ",") + "}"
+        var reason: String?
+        if case .lost(_, let why, _) = status { reason = why }
+        return line(
+            StatusAnswer(
+                source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
+                uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
+                reason: reason,
+                mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) }))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
     /// region file, how many regions it holds, and the identifiers of those the device is
     /// in and of those it waits to dwell in, sorted.
     static func regions(file: String, count: Int, membership: MembershipState) -> String {
-        let inside = membership.inside.sorted().map { ControlReply.jsonString($0.rawValue) }
-        let pending = membership.pendingSince.keys.sorted().map { ControlReply.jsonString($0.rawValue) }
-        return #"{"class":"REGIONS","file":"# + ControlReply.jsonString(file) + #","count":\#(count),"inside":["#
-            + inside.joined(separator: ",") + #"],"pending":["# + pending.joined(separator: ",") + "]}"
+        line(
+            RegionsAnswer(
+                file: file, count: count, inside: membership.inside.sorted().map(\.rawValue),
+                pending: membership.pendingSince.keys.sorted().map(\.rawValue)))
     }
 
     /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
     static func watchLine(_ location: Location?) -> String {
         location?.jsonString ?? #"{"class":"TPV","mode":1}"#
+    }
+
+    /// `value` as one line of JSON, its members in the order it encodes them (`class` first).
+    static func line(_ value: some Encodable) -> String {
+        // The answers hold strings, integers, booleans and finite numbers only: encoding cannot fail.
+        guard let line = try? JSONLineEncoder().encode(value) else { preconditionFailure("unencodable \(value)") }
+        return line
+    }
+
+    /// `value` rounded to `decimals` places, so that JSON shows no binary noise (`12.3`, not `12.300000000000001`).
+    private static func rounded(_ value: Double, decimals: Int) -> Double {
+        let scale = pow(10, Double(decimals))
+        return (value * scale).rounded() / scale
+    }
+
+    private struct NoFixAnswer: Encodable {
+        let `class` = "TPV"
+        let mode = 0
+        let state = "none"
+    }
+
+    private struct TPVAnswer: Encodable {
+        let fix: Location
+        let ageSeconds: Double?
+        let state: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Location.JSONKey.self)
+            try fix.encodeTPV(into: &container)
+            try container.encodeIfPresent(ageSeconds.map { rounded($0, decimals: 3) }, forKey: "age")
+            try container.encode(state, forKey: "state")
+        }
+    }
+
+    private struct StatusAnswer: Encodable {
+        struct MQTT: Encodable {
+            let connected: Bool
+            let queued: Int
+            let dropped: Int
+        }
+
+        let `class` = "STATUS"
+        let source: String
+        let state: String
+        let connected: Bool
+        let fixes: Int
+        /// Seconds since the daemon started, to a tenth.
+        let uptime: Double
+        /// ISO 8601 UTC with milliseconds.
+        let lastFix: String?
+        let reason: String?
+        let mqtt: MQTT?
+    }
+
+    private struct RegionsAnswer: Encodable {
+        let `class` = "REGIONS"
+        let file: String
+        let count: Int
+        let inside: [String]
+        let pending: [String]
     }
 }

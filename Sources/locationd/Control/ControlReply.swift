@@ -1,11 +1,12 @@
 /// The fixed reply objects of the control protocol.
 enum ControlReply {
     /// The protocol's version: bumped in `minor` for additions, in `major` for changes.
-    static let version = #"{"class":"VERSION","release":"locationd","proto_major":1,"proto_minor":0}"#
+    static let version = ControlAnswers.line(
+        Version(release: "locationd", proto_major: 1, proto_minor: 0))
 
     /// The acknowledgement of `?WATCH;`.
     static func watch(enabled: Bool) -> String {
-        #"{"class":"WATCH","enable":\#(enabled)}"#
+        ControlAnswers.line(Watch(enable: enabled))
     }
 
     /// What a client beyond the server's limit receives before it is closed.
@@ -13,26 +14,24 @@ enum ControlReply {
 
     /// An error object, as gpsd sends for a request it cannot answer.
     static func error(_ message: String) -> String {
-        #"{"class":"ERROR","message":\#(jsonString(message))}"#
+        ControlAnswers.line(Failure(message: message))
     }
 
-    /// `text` as a JSON string literal, quotes included.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    // Member names are the protocol's (gpsd's), hence `proto_major`.
+    private struct Version: Encodable {
+        let `class` = "VERSION"
+        let release: String
+        let proto_major: Int
+        let proto_minor: Int
+    }
+
+    private struct Watch: Encodable {
+        let `class` = "WATCH"
+        let enable: Bool
+    }
+
+    private struct Failure: Encodable {
+        let `class` = "ERROR"
+        let message: String
     }
 }

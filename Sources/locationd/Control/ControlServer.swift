@@ -32,10 +32,10 @@ final class ControlServer: Sendable {
     private let clients = Atomic<Int>(0)
     /// Clients refused since the server last had a free slot; a flood is logged once, not per client.
     private let refusedSinceFull = Atomic<Int>(0)
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let channel = Locked<(any Channel)?>(nil)
     /// The socket file made by ``start()`` (device and inode), so that ``stop()`` removes
     /// only its own file, never one another process has put there since.
-    private let boundFile = Mutex<(dev: UInt64, ino: UInt64)?>(nil)
+    private let boundFile = Locked<(dev: UInt64, ino: UInt64)?>(nil)
 
     init(path: String, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
         self.path = path

@@ -2,7 +2,6 @@ import Foundation
 import LocationState
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// The running daemon: the states, and one service per duty, run as a `ServiceGroup`.
 ///
@@ -26,12 +25,12 @@ final class Daemon: Sendable {
     /// The HTTP server's bearer token, read at start (`nil`: none configured).
     private let httpToken: [UInt8]?
     /// The configuration in force, which SIGHUP replaces.
-    let current: Mutex<DaemonConfiguration>
+    let current: Locked<DaemonConfiguration>
 
     /// Makes the data directory private, takes its lock and opens the stores.
     init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
         (self.source, self.configuration, self.logger) = (source, configuration, logger)
-        current = Mutex(configuration)
+        current = Locked(configuration)
         let directory = configuration.dataDirectory
         lock = try DaemonLock(directory: directory, logger: logger)
         coordinator = LocationCoordinator(

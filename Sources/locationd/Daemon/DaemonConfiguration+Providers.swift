@@ -13,7 +13,7 @@ extension DaemonConfiguration {
     }
 
     /// Where `--record` writes its track files.
-    var tracksDirectory: URL { URL(fileURLWithPath: dataDirectory).appendingPathComponent("tracks") }
+    var tracksDirectory: URL { URL(fileURLWithPath: dataDirectory).appendingPathComponent(DataDirectory.Name.tracks) }
 
     /// gpsd at the configured address; checks for cancellation five times a second so that shutdown is prompt.
     private func gpsdProvider(logger: Logger) -> GPSDProvider {

@@ -39,7 +39,7 @@ struct DaemonConfiguration: Equatable, Sendable {
     var mqtt = MQTTConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
-    var resolvedSocketPath: String { socketPath ?? dataDirectory + "/control.sock" }
+    var resolvedSocketPath: String { socketPath ?? dataDirectory + "/" + DataDirectory.Name.controlSocket }
 
     /// The settings a running daemon takes over on SIGHUP; the others need a restart.
     static let reloadableKeys: Set<String> = ["log-level"]

@@ -24,7 +24,7 @@ final class DaemonLock: Sendable {
     init(directory: String, logger: Logger = Logger(label: "locationd")) throws(LocationError) {
         try DataDirectory.create(path: directory)
         if let warning = DataDirectory.privacyWarning(directory) { logger.warning("\(warning)") }
-        let path = directory + "/locationd.lock"
+        let path = directory + "/" + DataDirectory.Name.daemonLock
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path) }

@@ -1,5 +1,5 @@
+import LocationState
 import Logging
-import Synchronization
 
 /// The daemon's log handler: swift-log's stderr stream, at a level that SIGHUP can change.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// loggers already handed to the services.
 struct DaemonLogHandler: LogHandler {
     /// The level of every logger made through this handler.
-    static let level = Mutex<Logger.Level>(.info)
+    static let level = Locked<Logger.Level>(.info)
 
     private var stream: StreamLogHandler
 

@@ -1,9 +1,8 @@
 import LocationState
-import Synchronization
 
 /// How many fixes the daemon has seen, and the last one.
 final class FixCounter: Sendable {
-    private let state = Mutex<(fixes: Int, last: Location?)>((0, nil))
+    private let state = Locked<(fixes: Int, last: Location?)>((0, nil))
 
     /// Fixes seen since start.
     var fixes: Int { state.withLock { $0.fixes } }

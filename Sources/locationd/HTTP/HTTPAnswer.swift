@@ -18,6 +18,6 @@ enum HTTPAnswer {
 
     /// An error as `{"error":"one line"}`.
     static func error(_ status: HTTPResponse.Status, _ reason: String) -> Response {
-        json(#"{"error":\#(ControlReply.jsonString(reason))}"#, status: status)
+        json(#"{"error":\#(reason.jsonQuoted)}"#, status: status)
     }
 }

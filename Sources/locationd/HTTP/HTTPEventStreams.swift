@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationState
 import Logging
 import Synchronization
 
@@ -54,7 +55,7 @@ final class HTTPEventStreams: Sendable {
 
     private let limits: Limits
     private let logger: Logger
-    private let clients = Mutex<(next: Int, open: [Int: Client], refusing: Bool)>((0, [:], false))
+    private let clients = Locked<(next: Int, open: [Int: Client], refusing: Bool)>((0, [:], false))
 
     init(limits: Limits = Limits(), logger: Logger) {
         self.limits = limits

@@ -56,9 +56,9 @@ struct HTTPRoutes: Sendable {
         let answer = responder.last()
         let code =
             if answer.hasSuffix(#""state":"live"}"#) {
-                LastCommand.Status.current
-            } else if answer.hasSuffix(#""state":"none"}"#) { LastCommand.Status.none } else {
-                LastCommand.Status.staleOrRestored
+                ExitStatus.currentFix
+            } else if answer.hasSuffix(#""state":"none"}"#) { ExitStatus.noFix } else {
+                ExitStatus.staleOrRestoredFix
             }
         return HTTPAnswer.json(answer.dropLast() + #","code":\#(code)}"#)
     }
@@ -155,8 +155,8 @@ struct HTTPRoutes: Sendable {
                 } else {
                     fields.append(#""maxSquare":{"size":0}"#)
                 }
-                fields.append(#""firstSeen":"\#(Self.timestamp(summary.firstSeen))""#)
-                fields.append(#""lastSeen":"\#(Self.timestamp(summary.lastSeen))""#)
+                fields.append(#""firstSeen":"\#(UTCCalendar.iso8601(summary.firstSeen))""#)
+                fields.append(#""lastSeen":"\#(UTCCalendar.iso8601(summary.lastSeen))""#)
                 return "{" + fields.joined(separator: ",") + "}"
             }
         }
@@ -244,8 +244,8 @@ struct HTTPRoutes: Sendable {
     static func day(_ text: String) -> Date? {
         guard text.utf8.count == 10, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) })
         else { return nil }
-        guard let date = try? Date(text + "T00:00:00Z", strategy: .iso8601),
-            timestamp(date).hasPrefix(text)
+        guard let date = UTCCalendar.parseISO8601(text + "T00:00:00Z"),
+            UTCCalendar.iso8601(date).hasPrefix(text)
         else { return nil }
         return date
     }
@@ -254,12 +254,6 @@ struct HTTPRoutes: Sendable {
     static func time(_ text: String, endOfDay: Bool) -> Date? {
         if let start = day(text) { return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start }
         guard text.utf8.count <= 40 else { return nil }
-        return (try? Date(text, strategy: .iso8601))
-            ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-    }
-
-    /// ISO 8601 in UTC with milliseconds, as in locationd's JSON.
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        return UTCCalendar.parseISO8601(text)
     }
 }

@@ -2,32 +2,30 @@ import Foundation
 import LocationState
 
 /// A provider whose events the test sends by hand; `run` lasts until cancelled.
-final class ControlledProvider: LocationProvider, @unchecked Sendable {
-    // @unchecked Sendable: `emit` and `queued` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var emit: (@Sendable (ProviderEvent) -> Void)?
-    private var queued: [ProviderEvent] = []
+final class ControlledProvider: LocationProvider {
+    private struct State {
+        var emit: (@Sendable (ProviderEvent) -> Void)?
+        var queued: [ProviderEvent] = []
+    }
+
+    private let state = Locked(State())
 
     /// Delivers `event` now, or as soon as `run` starts.
     func send(_ event: ProviderEvent) {
-        lock.lock()
-        guard let emit else {
-            queued.append(event)
-            lock.unlock()
-            return
+        state.withLock { state in
+            guard let emit = state.emit else { return state.queued.append(event) }
+            emit(event)
         }
-        emit(event)
-        lock.unlock()
     }
 
     func run(_ emit: @escaping @Sendable (ProviderEvent) -> Void) async throws {
-        lock.withLock {
-            self.emit = emit
-            queued.forEach(emit)
-            queued = []
+        state.withLock { state in
+            state.emit = emit
+            state.queued.forEach(emit)
+            state.queued = []
         }
         let (never, _) = AsyncStream.makeStream(of: Never.self)
         for await _ in never {}
-        lock.withLock { self.emit = nil }
+        state.withLock { $0.emit = nil }
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
+import LocationState
 
 /// A TCP listener on a free loopback port that answers each connection with
 /// fixed bytes, then closes it or holds it open: a misbehaving "gpsd".
-final class FakeGPSDServer: @unchecked Sendable {
-    // @unchecked Sendable: `listener` and `port` are set once in init; `open`
-    // (the accepted sockets still held) is only touched while holding `lock`.
+final class FakeGPSDServer: Sendable {
 
     /// What to do after the reply has been written.
     enum Then {
@@ -19,9 +18,8 @@ final class FakeGPSDServer: @unchecked Sendable {
 
     let port: Int
     private let listener: Int32
-    private let lock = NSLock()
-    private var open: [Int32] = []
-    private var stopped = false
+    /// The accepted sockets still held, and whether `stop()` was called.
+    private let state = Locked((open: [Int32](), stopped: false))
     /// Signalled by the accepting thread when it has closed the listener and ended.
     private let ended = DispatchSemaphore(value: 0)
 
@@ -53,11 +51,11 @@ final class FakeGPSDServer: @unchecked Sendable {
     /// closed here, its descriptor number could be reused at once by a socket of a test
     /// running in parallel, and this server's thread would accept that test's connections.
     func stop() {
-        let sockets: [Int32]? = lock.withLock {
-            guard !stopped else { return nil }
-            stopped = true
-            defer { open = [] }
-            return open
+        let sockets: [Int32]? = state.withLock { state in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            defer { state.open = [] }
+            return state.open
         }
         guard let sockets else { return }
         for socket in sockets { close(socket) }
@@ -78,9 +76,9 @@ final class FakeGPSDServer: @unchecked Sendable {
                 return
             }
             _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            let keep: Bool = lock.withLock {
-                guard !stopped, then == .holdOpen else { return false }
-                open.append(client)
+            let keep: Bool = state.withLock { state in
+                guard !state.stopped, then == .holdOpen else { return false }
+                state.open.append(client)
                 return true
             }
             if !keep { Self.closeAfterDraining(client) }

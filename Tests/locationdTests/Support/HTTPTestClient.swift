@@ -138,19 +138,7 @@ func connectTCP(port: Int, receiveBuffer: Int32? = nil) throws -> FileHandle {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard result == 0 else {
-        let code = POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED
-        close(fd)
-        throw POSIXError(code)
-    }
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    return try connectHandle(fd, to: address)
 }
 
 /// Reads Server-Sent Events from a stream: each event's name and data, skipping

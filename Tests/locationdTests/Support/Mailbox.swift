@@ -1,41 +1,35 @@
 import Foundation
+import LocationState
 import Testing
 
 /// Collects values posted from any thread, in order, and lets a test await the
 /// next one that matches, with a time limit that fails the test loudly.
-final class Mailbox<Element: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `buffer`, `waiter`, `nextWaiterID` and `expired` are only touched
-    // while holding `lock`.
-    private let lock = NSLock()
-    private var buffer: [Element] = []
-    private var waiter:
-        (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
-    private var nextWaiterID = 0
-    private var expired: Set<Int> = []
+final class Mailbox<Element: Sendable>: Sendable {
+    private struct State {
+        var buffer: [Element] = []
+        var waiter:
+            (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
+        var nextWaiterID = 0
+        var expired: Set<Int> = []
+    }
+
+    private let state = Locked(State())
 
     /// Appends `element`; wakes a waiter it matches.
     func post(_ element: Element) {
-        lock.lock()
-        if let waiter, waiter.matches(element) {
-            self.waiter = nil
-            lock.unlock()
-            waiter.continuation.resume(returning: element)
-            return
+        let woken: CheckedContinuation<Element?, Never>? = state.withLock { state in
+            if let waiter = state.waiter, waiter.matches(element) {
+                state.waiter = nil
+                return waiter.continuation
+            }
+            if state.waiter == nil { state.buffer.append(element) }
+            return nil
         }
-        if waiter != nil {
-            lock.unlock()
-            return
-        }
-        buffer.append(element)
-        lock.unlock()
+        woken?.resume(returning: element)
     }
 
     /// Everything posted and not yet consumed.
-    var pending: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return buffer
-    }
+    var pending: [Element] { state.withLock { $0.buffer } }
 
     /// The next element that matches, skipping (and dropping) those that do not;
     /// records an issue and throws when none arrives within `limit`.
@@ -45,9 +39,9 @@ final class Mailbox<Element: Sendable>: @unchecked Sendable {
         sourceLocation: SourceLocation = #_sourceLocation,
         where matches: @escaping @Sendable (Element) -> Bool = { _ in true }
     ) async throws -> Element {
-        let id: Int = lock.withLock {
-            nextWaiterID += 1
-            return nextWaiterID
+        let id: Int = state.withLock {
+            $0.nextWaiterID += 1
+            return $0.nextWaiterID
         }
         let timeout = Task {
             try await Task.sleep(for: limit)
@@ -55,22 +49,17 @@ final class Mailbox<Element: Sendable>: @unchecked Sendable {
         }
         defer { timeout.cancel() }
         let found: Element? = await withCheckedContinuation { continuation in
-            lock.lock()
-            while !buffer.isEmpty {
-                let element = buffer.removeFirst()
-                if matches(element) {
-                    lock.unlock()
-                    continuation.resume(returning: element)
-                    return
+            // What to resume with at once, outside the lock: an element, or nil when expired.
+            let now: Element?? = state.withLock { state in
+                while !state.buffer.isEmpty {
+                    let element = state.buffer.removeFirst()
+                    if matches(element) { return .some(element) }
                 }
+                if state.expired.contains(id) { return .some(nil) }
+                state.waiter = (id, matches, continuation)
+                return .none
             }
-            if expired.contains(id) {
-                lock.unlock()
-                continuation.resume(returning: nil)
-                return
-            }
-            waiter = (id, matches, continuation)
-            lock.unlock()
+            if let now { continuation.resume(returning: now) }
         }
         guard let found else {
             Issue.record("timed out after \(limit) waiting for \(description)", sourceLocation: sourceLocation)
@@ -80,15 +69,15 @@ final class Mailbox<Element: Sendable>: @unchecked Sendable {
     }
 
     private func expire(_ id: Int) {
-        lock.lock()
-        guard let waiter, waiter.id == id else {
-            expired.insert(id)
-            lock.unlock()
-            return
+        let expired: CheckedContinuation<Element?, Never>? = state.withLock { state in
+            guard let waiter = state.waiter, waiter.id == id else {
+                state.expired.insert(id)
+                return nil
+            }
+            state.waiter = nil
+            return waiter.continuation
         }
-        self.waiter = nil
-        lock.unlock()
-        waiter.continuation.resume(returning: nil)
+        expired?.resume(returning: nil)
     }
 }
 

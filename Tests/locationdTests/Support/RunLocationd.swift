@@ -47,3 +47,17 @@ func runProgramBlocking(_ path: String, _ arguments: [String]) throws -> Run {
         status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
         stderr: String(decoding: stderrData, as: UTF8.self))
 }
+
+/// Runs `locationd run` on a fresh data directory with the simulator and `arguments`, and
+/// expects what a configuration error gives: exit status 64 and one line on stderr that
+/// contains `message`.
+func expectRunRefuses(
+    _ arguments: [String], saying message: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let directory = try TemporaryDirectory()
+    let run = try await runLocationd(
+        ["run", "--data-dir", directory.path + "/data", "--source", "simulated"] + arguments)
+    #expect(run.status == 64, sourceLocation: sourceLocation)
+    #expect(run.stderr.contains(message), "\(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+}

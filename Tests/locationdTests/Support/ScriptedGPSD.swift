@@ -5,9 +5,7 @@ import Logging
 
 /// A gpsd connector that plays scripted connections, for GPSDProvider's logic
 /// without a gpsd: each `connect` takes the next outcome, and refuses once they run out.
-final class ScriptedGPSD: @unchecked Sendable {
-    // @unchecked Sendable: `outcomes` and `attempts` are only touched while holding `lock`.
-
+final class ScriptedGPSD: Sendable {
     /// What one connection attempt does.
     enum Outcome {
         /// The connection is refused with `reason`.
@@ -26,20 +24,19 @@ final class ScriptedGPSD: @unchecked Sendable {
         case fail(String)
     }
 
-    private let lock = NSLock()
-    private var outcomes: [Outcome]
-    private var attempts = 0
+    /// The outcomes still to come, and how many connections were attempted.
+    private let state: Locked<(outcomes: [Outcome], attempts: Int)>
 
-    init(_ outcomes: [Outcome]) { self.outcomes = outcomes }
+    init(_ outcomes: [Outcome]) { state = Locked((outcomes, 0)) }
 
     /// How many times the provider tried to connect.
-    var connectionAttempts: Int { lock.withLock { attempts } }
+    var connectionAttempts: Int { state.withLock { $0.attempts } }
 
     var connector: GPSDConnector {
         GPSDConnector { _, _ throws(GPSDConnectionError) in
-            let outcome: Outcome? = self.lock.withLock {
-                self.attempts += 1
-                return self.outcomes.isEmpty ? nil : self.outcomes.removeFirst()
+            let outcome: Outcome? = self.state.withLock { state in
+                state.attempts += 1
+                return state.outcomes.isEmpty ? nil : state.outcomes.removeFirst()
             }
             switch outcome {
             case .refuse(let reason): throw GPSDConnectionError(reason: reason)
@@ -56,8 +53,7 @@ final class ScriptedGPSD: @unchecked Sendable {
 
         func waitForInput(timeout: Duration) -> Bool {
             if !steps.isEmpty { return true }
-            Thread.sleep(
-                forTimeInterval: Double(timeout.components.attoseconds) / 1e18 + Double(timeout.components.seconds))
+            Thread.sleep(forTimeInterval: timeout.inSeconds)
             return false
         }
 

@@ -26,11 +26,16 @@ func unixAddress(_ path: String) -> sockaddr_un {
 
 /// Opens a raw client connection to a Unix socket.
 func connectRaw(_ path: String) throws -> FileHandle {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = unixAddress(path)
+    try connectHandle(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0), to: unixAddress(path))
+}
+
+/// Connects the socket `fd` to `address` (a `sockaddr_un` or `sockaddr_in`) and returns it
+/// as a handle with a 30 s receive timeout; closes it and throws when the connect fails.
+func connectHandle<Address>(_ fd: Int32, to address: Address) throws -> FileHandle {
+    var address = address
     let result = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
         }
     }
     guard result == 0 else {

@@ -1,4 +1,5 @@
-/// A latitude/longitude rectangle, degrees, with `minLon <= maxLon` inside -180...180.
+/// A latitude/longitude rectangle, degrees, with `minLon <= maxLon` inside -180...180:
+/// a tile's edges (``Tile/bounds``), a region's index box.
 ///
 /// A region that crosses the antimeridian is indexed with two boxes, one each side,
 /// and one around a pole with a box of every longitude.
