@@ -140,6 +140,7 @@ import Testing
         ("mqtt-topic", String(repeating: "a", count: 65_536), "at most 65535"),
         ("mqtt-min-interval", "soon", "duration"),
         ("mqtt-keepalive", "0", "mqtt-keepalive"),
+        ("mqtt-keepalive", "4", "from 5 to 65535"),
         ("mqtt-discovery", "maybe", "on or off"),
     ])
     func badValuesAreOneUsageLine(key: String, value: String, message: String) {

@@ -18,12 +18,12 @@ struct ControlAnswersTests {
     @Test func statusOfALostSourceSaysWhyAndTheMQTTState() throws {
         let line = ControlAnswers.status(
             .lost(.gpsd, reason: "gpsd at \"localhost\" went away", lastFix: nil), fixes: 0, uptimeSeconds: 1,
-            mqtt: MQTTPublisher.Snapshot(connected: false, queued: 3))
+            mqtt: MQTTPublisher.Snapshot(connected: false, queued: 3, dropped: 2))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["reason"] as? String == #"gpsd at "localhost" went away"#)
         #expect(object["lastFix"] == nil)
         let mqtt = try #require(object["mqtt"] as? [String: Any])
-        #expect(mqtt["connected"] as? Bool == false && mqtt["queued"] as? Int == 3)
+        #expect(mqtt["connected"] as? Bool == false && mqtt["queued"] as? Int == 3 && mqtt["dropped"] as? Int == 2)
         #expect(line.hasPrefix(#"{"class":"STATUS","#))
     }
 
@@ -33,7 +33,9 @@ struct ControlAnswersTests {
         #expect(
             line == #"{"class":"TPV","mode":3,"time":"2025-11-22T12:00:00.123Z","lat":51.5,"lon":-0.125,"#
                 + #""source":"gpsd","age":2.5,"state":"stale"}"#)
-        #expect(ControlAnswers.last(current: nil, lastKnown: nil, now: Date()) == #"{"class":"TPV","mode":0,"state":"none"}"#)
+        #expect(
+            ControlAnswers.last(current: nil, lastKnown: nil, now: Date())
+                == #"{"class":"TPV","mode":0,"state":"none"}"#)
     }
 
     @Test func repliesAreTheProtocolsObjects() {

@@ -29,12 +29,13 @@ import Testing
 
     /// Starts the daemon replaying the walk and publishing to `broker` under `topic`.
     private static func daemon(
-        _ directory: String, broker: String, topic: String, extra: [String: String] = [:]
+        _ directory: String, broker: String, topic: String, extra: [String: String] = [:], launcher: [String] = []
     ) async throws -> DaemonProcess {
         let config = try configFile(in: directory, ["mqtt-topic": topic].merging(extra) { $1 })
         return try await DaemonProcess(
             dataDirectory: directory + "/data",
-            arguments: ["--source", "replay", sampleTrackPath("walk.nmea"), "--mqtt", broker, "--config", config])
+            arguments: ["--source", "replay", sampleTrackPath("walk.nmea"), "--mqtt", broker, "--config", config],
+            launcher: launcher)
     }
 
     private static func status(_ daemon: DaemonProcess) -> String {
@@ -282,6 +283,150 @@ import Testing
         let message = try await subscriber.messages.next(within: .seconds(30), "a location over TLS")
         #expect(Self.isLocation(message))
         _ = try await daemon.stop()
+    }
+
+    /// How often `text` occurs in `log`.
+    private static func occurrences(of text: String, in log: String) -> Int {
+        log.components(separatedBy: text).count - 1
+    }
+
+    /// The fixes the daemon counted (`?STATUS;`).
+    private static func fixes(_ daemon: DaemonProcess) -> Int {
+        (try? json(status(daemon)))?["fixes"] as? Int ?? 0
+    }
+
+    /// The time of the daemon's last fix, as OwnTracks' `tst` (`?STATUS;`).
+    private static func lastFixTime(_ daemon: DaemonProcess) throws -> Int {
+        let text = try #require(try json(status(daemon))["lastFix"] as? String)
+        return Int(
+            try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)).timeIntervalSince1970)
+    }
+
+    /// The walk's first fix time, as OwnTracks' `tst`.
+    private static var walkStart: Int { Int(ReplaySampleTracks.walkFixes().first!.time!.timeIntervalSince1970) }
+
+    /// Reads `subscriber`'s messages until a location at `time` or later arrived; the
+    /// first may take the daemon's longest reconnect delay (30 s).
+    private static func payloads(from subscriber: MosquittoSubscriber, until time: Int) async throws -> [String] {
+        var payloads: [String] = []
+        while try timeline(payloads).times.last ?? 0 < time {
+            payloads.append(try await subscriber.messages.next(within: .seconds(45), "a location").payload)
+        }
+        return payloads
+    }
+
+    /// A "broker" that accepts each TCP connection and closes it: one line, a backoff
+    /// between tries, the daemon goes on and keeps every message; once a real broker
+    /// listens on that port, everything arrives, from the first fix, in order.
+    @Test func aBrokerThatDropsEveryConnectionIsOneLineAndLosesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let listener = try DroppingListener()
+        let topic = "owntracks/test/dropping"
+        let daemon = try await Self.daemon(directory.path, broker: "mqtt://127.0.0.1:\(listener.port)", topic: topic)
+        let first = try await listener.accepted.next(within: .seconds(30), "the first connection")
+        // Fixes keep coming and the outbox keeps growing while the broker drops the daemon.
+        let (fixes, queued) = (Self.fixes(daemon), Self.mqttStatus(daemon)?["queued"] as? Int ?? 0)
+        try await waitUntil(seconds: 30) {
+            Self.fixes(daemon) >= fixes + 2 && Self.mqttStatus(daemon)?["queued"] as? Int ?? 0 >= queued + 2
+        }
+        _ = try await listener.accepted.next(within: .seconds(30), "the second connection")
+        let third = try await listener.accepted.next(within: .seconds(30), "the third connection")
+        // A backoff (1 s, then 2 s), not a flood of tries.
+        #expect(third.timeIntervalSince(first) >= 2.5)
+        let log = daemon.stderr
+        #expect(Self.occurrences(of: "retrying with backoff", in: log) == 1, "\(log)")
+        #expect(log.contains("closed the connection before accepting it"), "\(log)")
+        #expect(Self.mqttStatus(daemon)?["connected"] as? Bool == false)
+        // The daemon's next try comes 4 s after the third: a real broker is there by then.
+        listener.stop()
+        let broker = try await Mosquitto(port: listener.port)
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic)
+        let now = try Self.lastFixTime(daemon)
+        let (times, _) = try Self.timeline(try await Self.payloads(from: subscriber, until: now + 2))
+        // The publisher attaches to the location as the daemon starts; under load the
+        // replay's first fix may come before it (that fix is never queued).
+        #expect(times.first ?? .max <= Self.walkStart + 2, "the first fixes are missing: \(times)")
+        #expect(times == Array(times.first!...times.last!), "a fix is missing or out of order: \(times)")
+        #expect(Self.occurrences(of: "connected again", in: daemon.stderr) == 1, "\(daemon.stderr)")
+        _ = try await daemon.stop()
+    }
+
+    /// The outbox on a full disk, made by a file size limit (RLIMIT_FSIZE, through
+    /// prlimit(1)) set on the running daemon once the outbox's WAL is past it, so that
+    /// every write to it fails (EFBIG; SIGXFSZ ignored, as a full disk sends none). One
+    /// line; the daemon goes on; the messages that could not be stored are counted as
+    /// dropped (no broker to send them to); the ones stored before are kept and, once
+    /// the limit is lifted and a broker listens, arrive from the first fix, in order.
+    @Test func aFullDiskKeepsWhatIsQueuedAndTheDaemonGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        let port = try GPSFake.freeLoopbackPort()
+        let topic = "owntracks/test/full"
+        let daemon = try await Self.daemon(
+            directory.path, broker: "mqtt://127.0.0.1:\(port)", topic: topic,
+            launcher: ["/bin/sh", "-c", #"trap "" XFSZ; exec "$0" "$@""#])
+        let pid = daemon.process.processIdentifier
+        let limit = 65_536
+        let wal = daemon.dataDirectory + "/" + MQTTOutbox.fileName + "-wal"
+        try await waitUntil(seconds: 60) {
+            ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) > limit
+                && ((try? Self.lastFixTime(daemon)) ?? 0) >= Self.walkStart + 3
+        }
+        // Fixes up to the one before this were stored, whatever happens next.
+        let stored = try Self.lastFixTime(daemon) - 1
+        let limited = try await runProgram("/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"])
+        try #require(limited.status == 0, "prlimit: \(limited.stderr)")
+        try await waitUntil(seconds: 30) { daemon.stderr.contains("MQTT outbox: ") }
+        let fixes = Self.fixes(daemon)
+        try await waitUntil(seconds: 30) { Self.fixes(daemon) >= fixes + 3 }
+        #expect(Self.occurrences(of: "MQTT outbox: ", in: daemon.stderr) == 1, "\(daemon.stderr)")
+        #expect(Self.mqttStatus(daemon)?["dropped"] as? Int ?? 0 >= 3)
+        let lifted = try await runProgram("/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=unlimited:"])
+        try #require(lifted.status == 0, "prlimit: \(lifted.stderr)")
+        try await waitUntil(seconds: 30) { daemon.stderr.contains("MQTT outbox writable again") }
+        let broker = try await Mosquitto(port: port)
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic)
+        let now = try Self.lastFixTime(daemon)
+        let (times, _) = try Self.timeline(try await Self.payloads(from: subscriber, until: now + 2))
+        // The publisher attaches to the location as the daemon starts; under load the
+        // replay's first fix may come before it (that fix is never queued).
+        #expect(times.first ?? .max <= Self.walkStart + 2, "the first fixes are missing: \(times)")
+        #expect(
+            Array(times.prefix { $0 <= stored }) == Array(min(times.first ?? stored, stored)...stored),
+            "a fix stored before the disk was full is missing: \(times)")
+        #expect(times == times.sorted(), "out of order: \(times)")
+        #expect(times.contains(now + 1), "the fixes after the disk had room again are missing: \(times)")
+        _ = try await daemon.stop()
+    }
+
+    /// A bad topic from the configuration file or the environment (where `#` is not
+    /// a comment): exit 64, one line. `timeout`: a daemon that took the topic fails the
+    /// test (status 124) instead of running on.
+    @Test(
+        arguments: [
+            (nil, "owntracks/+/pi", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", "owntracks/+/pi", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", "owntracks/#", "has a wildcard"),
+            ("LOCATIOND_MQTT_TOPIC", String(repeating: "a", count: 65_536), "MQTT allows at most 65535"),
+        ] as [(String?, String, String)])
+    func badTopicsExit64WithOneLine(variable: String?, topic: String, message: String) async throws {
+        let directory = try TemporaryDirectory()
+        var setting: [String] = []
+        if let variable {
+            setting = ["\(variable)=\(topic)"]
+        } else {
+            let config = directory.path + "/locationd.conf"
+            try "mqtt-topic = \(topic)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            setting = ["--config", config]
+        }
+        let run = try await runProgram(
+            "/usr/bin/timeout",
+            ["20", "/usr/bin/env"] + (variable == nil ? [] : setting) + [
+                locationdBinary().path, "run", "--data-dir", directory.path + "/data", "--source", "simulated",
+                "--mqtt", "mqtt://127.0.0.1",
+            ] + (variable == nil ? setting : []))
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr.prefix(300))")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))")
     }
 
     @Test(arguments: [

@@ -41,7 +41,16 @@ func latency() async throws {
 
     let reported = Stamps()
     let delivered = Stamps()
-    let watcher = Thread { rawWatch(port: port, into: reported) }
+    let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    let watcher = Thread {
+        watchGPSD(port: port) { line in
+            let now = ContinuousClock.now
+            guard let timeRange = line.range(of: "\"time\":\""), case let rest = line[timeRange.upperBound...],
+                let end = rest.firstIndex(of: "\""), let time = try? iso.parse(String(rest[..<end]))
+            else { return }
+            reported.record(millisecondKey(time), at: now)
+        }
+    }
     watcher.start()
 
     let coordinator = LocationCoordinator(freshnessTimeout: .seconds(10))
@@ -97,8 +106,9 @@ private final class Stamps: Sendable {
 /// A fix time as whole milliseconds since 1970, to match the two clients' views of one fix.
 private func millisecondKey(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
 
-/// Watches gpsd at `port` over a plain socket and records when each TPV line arrives, by its time.
-private func rawWatch(port: Int, into reported: Stamps) {
+/// Watches gpsd at `port` over a plain socket and hands each TPV line to `onTPV` as
+/// soon as it arrives (the caller stamps it), until gpsd closes the connection.
+func watchGPSD(port: Int, onTPV: (String) -> Void) {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -120,12 +130,10 @@ private func rawWatch(port: Int, into reported: Stamps) {
     defer { close(fd) }
     let watch = "?WATCH={\"enable\":true,\"json\":true}\n"
     _ = watch.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
         let count = recv(fd, &buffer, buffer.count, 0)
-        let now = ContinuousClock.now
         guard count > 0 else { return }
         pending += buffer[..<count]
         // gpsd ends lines with CR LF; split on the LF byte (a Swift String would
@@ -133,10 +141,7 @@ private func rawWatch(port: Int, into reported: Stamps) {
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[..<newline], as: UTF8.self)
             pending.removeSubrange(...newline)
-            guard line.hasPrefix("{\"class\":\"TPV\""), let timeRange = line.range(of: "\"time\":\"") else { continue }
-            let rest = line[timeRange.upperBound...]
-            guard let end = rest.firstIndex(of: "\""), let time = try? iso.parse(String(rest[..<end])) else { continue }
-            reported.record(millisecondKey(time), at: now)
+            if line.hasPrefix("{\"class\":\"TPV\"") { onTPV(line) }
         }
     }
 }

@@ -105,12 +105,16 @@ func startProcess(_ path: String, _ arguments: [String], environment: [String: S
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCATIOND_BENCH_") }
-        .merging(environment) { $1 }
+    process.environment = childEnvironment.merging(environment) { $1 }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
     return process
+}
+
+/// This process's environment without the `LOCATIOND_BENCH_` variables.
+var childEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCATIOND_BENCH_") }
 }
 
 /// Stops a background process (SIGTERM, then SIGKILL after two seconds) and reaps it.

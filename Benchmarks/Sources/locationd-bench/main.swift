@@ -9,6 +9,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "daemon": daemonBenchmark,
     "http": httpBenchmark,
     "latency": latency,
+    "mqtt": mqttBenchmark,
     "replay": replayBenchmark,
     "pipeline": pipeline,
     "regions": regionsBenchmark,

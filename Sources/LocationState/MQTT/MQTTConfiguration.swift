@@ -91,10 +91,11 @@ public struct MQTTConfiguration: Sendable, Equatable {
             policy.minimumDistance = metres
         case "mqtt-keepalive":
             guard let seconds = Int(value.hasSuffix("s") ? String(value.dropLast()) : value),
-                (1...65_535).contains(seconds)
+                (5...65_535).contains(seconds)
             else {
+                // libmosquitto refuses a keepalive under 5 s at every connection attempt.
                 throw .usage(
-                    "\(origin): mqtt-keepalive must be whole seconds from 1 to 65535, not \(Self.shown(value))")
+                    "\(origin): mqtt-keepalive must be whole seconds from 5 to 65535, not \(Self.shown(value))")
             }
             keepAliveSeconds = seconds
         case "mqtt-outbox-max-messages":

@@ -122,19 +122,23 @@ public final class MQTTOutbox {
         }
     }
 
-    /// Appends a message at the end, then applies the bounds.
+    /// Appends a message at the end and applies the bounds, in one transaction: when it
+    /// throws (a full disk), nothing changed.
     public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError) {
+        let (excess, bounds) = (count + 1 - bounds.maximumMessages, bounds)
+        let removed: Int
         do {
-            try queue.write { db in
+            removed = try queue.write { db in
                 try db.execute(
                     sql: "INSERT INTO message (topic, payload, retain, createdAt) VALUES (?, ?, ?, ?)",
                     arguments: [topic, Data(payload), retain, now.timeIntervalSince1970])
+                return try Self.trim(db, excess: excess, now: now, bounds: bounds)
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
         count += 1
-        try trim(now: now)
+        noteDropped(removed)
     }
 
     /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.
@@ -180,32 +184,41 @@ public final class MQTTOutbox {
 
     /// Drops the oldest messages beyond the bounds.
     private func trim(now: Date) throws(LocationError) {
-        let excess = count - bounds.maximumMessages
-        let cutoff = now.timeIntervalSince1970 - bounds.maximumAge
+        let (excess, bounds) = (count - bounds.maximumMessages, bounds)
+        let removed: Int
         do {
-            let removed = try queue.write { db in
-                var removed = 0
-                if excess > 0 {
-                    try db.execute(
-                        sql: "DELETE FROM message WHERE id IN (SELECT id FROM message ORDER BY id LIMIT ?)",
-                        arguments: [excess])
-                    removed += db.changesCount
-                }
-                try db.execute(sql: "DELETE FROM message WHERE createdAt < ?", arguments: [cutoff])
-                removed += db.changesCount
-                return removed
+            removed = try queue.write { db in
+                try Self.trim(db, excess: excess, now: now, bounds: bounds)
             }
-            guard removed > 0 else { return }
-            count -= removed
-            dropped += removed
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
-        if !droppingLogged {
-            droppingLogged = true
-            logger.warning(
-                "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
-            )
+        noteDropped(removed)
+    }
+
+    /// Deletes the `excess` oldest messages and those older than the maximum age; returns how many.
+    private static func trim(_ db: Database, excess: Int, now: Date, bounds: Bounds) throws -> Int {
+        var removed = 0
+        if excess > 0 {
+            try db.execute(
+                sql: "DELETE FROM message WHERE id IN (SELECT id FROM message ORDER BY id LIMIT ?)",
+                arguments: [excess])
+            removed += db.changesCount
         }
+        try db.execute(
+            sql: "DELETE FROM message WHERE createdAt < ?", arguments: [now.timeIntervalSince1970 - bounds.maximumAge])
+        return removed + db.changesCount
+    }
+
+    /// Counts messages the bounds dropped, and logs the first of an episode.
+    private func noteDropped(_ removed: Int) {
+        guard removed > 0 else { return }
+        count -= removed
+        dropped += removed
+        guard !droppingLogged else { return }
+        droppingLogged = true
+        logger.warning(
+            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
+        )
     }
 }

@@ -28,10 +28,12 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most.
     public static let maximumInFlight = 100
 
-    /// Whether the broker is connected and how many messages wait in the outbox.
+    /// Whether the broker is connected, how many messages wait in the outbox, and how
+    /// many were dropped since the start (beyond the outbox's bounds, or not storable).
     public struct Snapshot: Sendable, Equatable {
         public var connected: Bool
         public var queued: Int
+        public var dropped: Int
     }
 
     /// The serial queue all the publisher's state lives on.
@@ -51,7 +53,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     private var lastHandedOver: Int64?
     private var acknowledged: [Int64] = []
     private var removalScheduled = false
-    private var appendFailing = false
+    /// Whether writing the outbox fails (a full disk); logged once per episode.
+    private var storageFailing = false
+    /// Messages that could not be stored and were not sent directly.
+    private var unstored = 0
     private var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
     private var drainOver = false
@@ -64,7 +69,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let wasConnected = Locked(false)
     private let wake = DispatchSemaphore(value: 0)
     private let loopEnded = DispatchSemaphore(value: 0)
-    private let state = Locked(Snapshot(connected: false, queued: 0))
+    private let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
 
     /// Loads libmosquitto, opens the outbox in `directory` and reads the password file.
     ///
@@ -148,6 +153,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         var delay = 1.0
         var first = true
         while !stopping.withLock({ $0 }) {
+            wasConnected.withLock { $0 = false }
             var rc =
                 first
                 ? mosquitto_connect_async(
@@ -193,7 +199,11 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     private func didDisconnect(_ rc: Int32) {
         guard rc != 0 else { return }  // our own mosquitto_disconnect
-        connectionFailed("the connection was lost")
+        connectionFailed(
+            connected
+                ? "the connection was lost"
+                : "the broker closed the connection before accepting it (is it an MQTT broker, does it take this client?)"
+        )
     }
 
     private func connectionFailed(_ reason: String) {
@@ -219,36 +229,57 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
+    /// Removes the acknowledged rows; when that fails (a full disk) they stay listed and
+    /// are removed on a later try (sent again first after a reconnection: QoS 1 allows it).
     private func removeAcknowledged() {
         removalScheduled = false
         do {
             try outbox.remove(acknowledged)
+            acknowledged.removeAll()
         } catch {
-            logger.error("MQTT outbox: \(error.message)")
+            storageFailed(error)
         }
-        acknowledged.removeAll()
         updateSnapshot()
         pump()
     }
 
     /// Appends a message to the outbox and sends what can go.
+    ///
+    /// When the outbox cannot be written (a full disk), a message that cannot be stored
+    /// is published at once if the broker is connected and nothing waits before it
+    /// (order is kept; it is lost if the connection drops before its PUBACK); otherwise
+    /// it is dropped and counted. Messages already stored are kept and sent as usual.
     func enqueue(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) {
         do {
             try outbox.append(topic: topic, payload: payload, retain: retain, at: now)
         } catch {
-            // One line while appending fails (a full disk), not one a fix.
-            if !appendFailing {
-                appendFailing = true
-                logger.error("MQTT outbox: \(error.message); new messages are not kept until it can be written")
+            storageFailed(error)
+            if connected, outbox.count == 0, let client {
+                _ = payload.withUnsafeBytes { bytes in
+                    mosquitto_publish(client, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+                }
+            } else {
+                unstored += 1
             }
+            updateSnapshot()
             return
         }
-        if appendFailing {
-            appendFailing = false
-            logger.notice("MQTT outbox writable again")
+        if storageFailing {
+            storageFailing = false
+            logger.notice("MQTT outbox writable again; \(unstored) messages could not be kept meanwhile")
+            if !acknowledged.isEmpty { removeAcknowledged() }
         }
         updateSnapshot()
         pump()
+    }
+
+    /// One line while writing the outbox fails, not one a fix.
+    private func storageFailed(_ error: LocationError) {
+        guard !storageFailing else { return }
+        storageFailing = true
+        logger.error(
+            "MQTT outbox: \(error.message); until it can be written, new messages go straight to the broker when nothing waits, else are dropped (counted)"
+        )
     }
 
     /// Hands the oldest messages not yet handed over to libmosquitto while connected.
@@ -282,7 +313,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     private func updateSnapshot() {
-        let snapshot = Snapshot(connected: connected, queued: outbox.count)
+        let snapshot = Snapshot(connected: connected, queued: outbox.count, dropped: outbox.dropped + unstored)
         state.withLock { $0 = snapshot }
     }
 

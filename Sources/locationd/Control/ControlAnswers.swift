@@ -38,7 +38,8 @@ enum ControlAnswers {
     }
 
     /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
-    /// `"mqtt":{"connected":BOOL,"queued":N}` (messages waiting in the outbox).
+    /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N}` (messages waiting in the outbox;
+    /// dropped since the start, beyond its bounds or not storable).
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
     ) -> String {
@@ -48,7 +49,8 @@ enum ControlAnswers {
             StatusAnswer(
                 source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
                 uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
-                reason: reason, mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued) }))
+                reason: reason,
+                mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) }))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
@@ -102,6 +104,7 @@ enum ControlAnswers {
         struct MQTT: Encodable {
             let connected: Bool
             let queued: Int
+            let dropped: Int
         }
 
         let `class` = "STATUS"

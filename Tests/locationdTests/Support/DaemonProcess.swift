@@ -16,17 +16,22 @@ final class DaemonProcess: @unchecked Sendable {
     /// Without `--http` in `arguments`, its HTTP server listens on a port the kernel chooses
     /// (``httpURL()`` reads it from the log), so that daemons of parallel tests never clash.
     ///
-    /// - Parameter socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
+    /// - Parameters:
+    ///   - socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
+    ///   - launcher: a program and its arguments that `exec`s the daemon's binary and
+    ///     arguments (appended), keeping the pid: `/bin/sh -c 'trap "" XFSZ; exec "$0" "$@"'`.
     init(
-        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true
+        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true,
+        launcher: [String] = []
     ) async throws {
         self.dataDirectory = dataDirectory
         self.socketPath = socketPath ?? dataDirectory + "/control.sock"
         errorLog = dataDirectory + ".stderr"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.executableURL = locationdBinary()
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? locationdBinary()
         process.arguments =
-            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
+            Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [locationdBinary().path])
+            + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
             + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)

@@ -15,18 +15,20 @@ final class Mosquitto: @unchecked Sendable {
     /// password file made by `mosquitto_passwd -b`; TLS with `tls` as the listener's
     /// certificate and key) and starts the broker.
     /// With `persistence`, the broker keeps its sessions (and the messages queued for
-    /// them) across ``stop()`` and ``start()``, in its directory.
+    /// them) across ``stop()`` and ``start()``, in its directory. `port`: a given one
+    /// (one a daemon already tries), else a free one.
     init(
-        users: [String: String] = [:], tls: (certificate: String, key: String)? = nil, persistence: Bool = false
+        users: [String: String] = [:], tls: (certificate: String, key: String)? = nil, persistence: Bool = false,
+        port: Int? = nil
     ) async throws {
-        port = try GPSFake.freeLoopbackPort()
+        self.port = try port ?? GPSFake.freeLoopbackPort()
         directory = NSTemporaryDirectory() + "locationd-mosquitto-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         configFile = directory + "/mosquitto.conf"
         // `user`: started by root, Mosquitto would switch to the user `mosquitto`, which
         // cannot read the test's key or write its persistence file.
         var lines = [
-            "listener \(port) 127.0.0.1", "log_dest stderr", "log_type error",
+            "listener \(self.port) 127.0.0.1", "log_dest stderr", "log_type error",
             "user \(ProcessInfo.processInfo.userName)",
         ]
         lines += persistence ? ["persistence true", "persistence_location \(directory)/"] : ["persistence false"]
