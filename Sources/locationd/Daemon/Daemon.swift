@@ -64,10 +64,9 @@ final class Daemon: Sendable {
     /// The services, in start order; the group stops them in the reverse order.
     private func services(signals: ProcessSignals) -> [any Service] {
         let (deviceLocation, counter, lastFix, tiles) = (coordinator.deviceLocation, counter, lastFix, tiles)
-        // Every listener here takes microseconds a fix: the tile database and the last
-        // fix file are written from writer queues of their own, the track with at most
-        // one write(2) a second. On one serial queue, a fix costs one thread wake-up
-        // instead of one per listener, a large share of the daemon's CPU time at 10 Hz.
+        // Every listener takes microseconds a fix (the stores write from queues of their
+        // own, the track at most once a second): on one serial queue a fix costs one
+        // thread wake-up instead of one per listener, a large share of CPU at 10 Hz.
         let queue = DispatchQueue(label: "locationd.listeners")
         var services: [any Service] = [ControlService(server: server)]
         services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
@@ -106,6 +105,8 @@ final class Daemon: Sendable {
         )
         let group = ServiceGroup(configuration: .daemon(services(signals: signals), logger: logger))
         SystemdNotifier.notify("READY=1")
+        let startupPages = StartupPages.releaseLater()
+        defer { startupPages.cancel() }
         do {
             try await group.run()
         } catch let error as LocationError {
