@@ -116,7 +116,7 @@ struct ReplayCommandTests {
     /// order among the fixes; with a 15 s timeout there is no stale period. At full speed.
     @Test func aGapInTheTrackShowsAsAStalePeriod() async throws {
         let walk = try String(contentsOfFile: sampleTrackPath("walk.nmea"), encoding: .utf8)
-        let lines = walk.split(separator: "\n").filter { $0.hasPrefix("$") }
+        let lines = walk.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$") }
         // Two sentences per second: keep 09:00:00-09:00:09 and 09:00:20-09:00:29.
         let track = (lines[0..<20] + lines[40..<60]).joined(separator: "\n") + "\n"
         let path = try temporaryFile(Array(track.utf8))
