@@ -16,7 +16,8 @@ struct ReplayCommand: AsyncParsableCommand {
             Fixes go through the daemon's coordinator, on a clock that follows the track's own time, \
             and are printed on stdout with the status changes the daemon would have shown \
             (stale after a gap longer than --freshness-timeout, no fix, live again); \
-            a summary (sentences, fixes, bad checksums, unknown sentences, lines dropped) goes to stderr. \
+            a summary in the format's terms (sentences, track points or reports read, fixes, what was \
+            skipped and why) goes to stderr. \
             Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read; \
             130 (SIGINT) or 143 (SIGTERM) when interrupted, after printing and storing every fix replayed \
             so far and closing the GeoJSON or GPX document. A paced replay (not --speed max) and output \
@@ -78,8 +79,7 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
-        let options = ReplayProvider.Options(
-            format: input?.format, speed: speed.factor, loop: loop, stamping: .init(source: .replay))
+        let options = ReplayProvider.Options(format: input?.format, speed: speed.factor, loop: loop)
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
@@ -148,29 +148,10 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         switch result {
         case .success(let statistics):
-            StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")
+            StandardError.write("locationd: \(file): \(statistics.summary)\n")
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()
         }
-    }
-
-    /// `1200 sentences read, 300 fixes, 0 bad checksums, 4 unknown sentences, 0 lines dropped`.
-    ///
-    /// For GPX, a track point counts as a sentence; skipped waypoints and route points
-    /// are added when there are any, and the reason when the document ended at an error:
-    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML: ... (line 9)`.
-    static func summary(_ statistics: NMEAStatistics) -> String {
-        var parts = [
-            "\(statistics.sentences) sentences read", "\(statistics.fixes) fixes",
-            "\(statistics.badChecksums) bad checksums", "\(statistics.unknownSentences) unknown sentences",
-        ]
-        if statistics.malformedSentences > 0 { parts.append("\(statistics.malformedSentences) malformed") }
-        parts.append("\(statistics.droppedLines) lines dropped")
-        if statistics.skippedWaypoints > 0 { parts.append("\(statistics.skippedWaypoints) waypoints skipped") }
-        if statistics.skippedRoutePoints > 0 { parts.append("\(statistics.skippedRoutePoints) route points skipped") }
-        let summary = parts.joined(separator: ", ")
-        guard let reason = statistics.stopReason else { return summary }
-        return "\(summary); stopped early: \(reason)"
     }
 }
 

@@ -77,8 +77,8 @@ struct ReplayCommandTests {
         #expect(run.stdout.split(separator: "\n").count == 1)
         #expect(
             run.stderr.contains(
-                "2 sentences read, 1 fixes, 0 bad checksums, 0 unknown sentences, 1 malformed, 0 lines dropped, "
-                    + "1 waypoints skipped, 2 route points skipped; stopped early: not well-formed XML: "),
+                "2 track points read, 1 fix, 1 malformed, 1 waypoint and 2 route points skipped; "
+                    + "stopped early: not well-formed XML: "),
             "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
