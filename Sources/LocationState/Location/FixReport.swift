@@ -3,7 +3,7 @@ import Foundation
 /// What a reader of recorded fixes (NMEA, gpsd JSON, GPX) reports, in order: a fix, or
 /// that the receiver had none.
 ///
-/// A provider hands these on as ``ProviderEvent``s; kept apart so that the readers of
+/// Providers hand these on as their own events; kept apart so that the readers of
 /// each format need nothing of the providers.
 public enum FixReport: Sendable, Hashable {
     /// A reading with a position (2D or 3D fix).
