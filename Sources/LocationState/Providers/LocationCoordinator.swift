@@ -55,8 +55,9 @@ public final class LocationCoordinator: Sendable {
 
     /// A change the coordinator made, as ``receive(_:_:)`` reports it.
     public enum Transition: Sendable, Hashable {
-        /// The status became this value (also a live status with a newer `lastFix`), at this
-        /// time: the event's (`now`), or for a timeout the moment it passed.
+        /// The status became this value, at this time: the event's (`now`), or for a timeout
+        /// the moment it passed. Only a change of its state or source counts, not a live
+        /// status's newer `lastFix` (each fix's).
         case status(ProviderStatus, at: Date)
         /// The current fix: a new one, or nil when the location became unknown.
         case location(Location?)
@@ -162,7 +163,7 @@ public final class LocationCoordinator: Sendable {
         // The status first, so that a listener told of a location change finds it current.
         if new != old {
             status ~> new
-            observe(.status(new, at: date))
+            if new.name != old.name || new.source != old.source { observe(.status(new, at: date)) }
         }
         if new.isLive {
             if let fix {

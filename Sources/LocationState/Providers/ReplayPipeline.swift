@@ -11,8 +11,8 @@ import Logging
 /// ``TrackClock`` that each event moves to its time: a gap in the track longer than the
 /// freshness timeout shows as a stale period (the status `stale`, the location nil) before
 /// the next fix, at `--speed max` as at real speed, and never depends on how fast the
-/// machine is. The listener receives a status only when its state changes (`stale`,
-/// `nofix`, `live` again), not for each newer fix of a live status.
+/// machine is. The listener receives a status when its state changes (`stale`, `nofix`,
+/// `live` again), not for each newer fix of a live status.
 ///
 /// Replay at `--speed max` produces events faster than any printer consumes them, so the
 /// pipeline lets at most ``window`` events be in flight: ``send(_:)`` blocks while the
@@ -54,6 +54,8 @@ public final class ReplayPipeline: Sendable {
         var sent: [[ProviderEvent]] = []
         /// Emptied event batches, to be filled again.
         var spare: [[ProviderEvent]] = []
+        /// Batches of changes handed to the listener's queue and not yet taken by it, oldest first.
+        var applied: [[LocationCoordinator.Transition]] = []
         /// Emptied batches of changes, to be filled again.
         var spareChanges: [[LocationCoordinator.Transition]] = []
 
@@ -124,11 +126,16 @@ public final class ReplayPipeline: Sendable {
             self.apply(events, into: &changes)
             let count = events.count
             events.removeAll(keepingCapacity: true)
-            self.batches.withLock { $0.spare.append(events) }
-            let applied = changes
+            // Through the lock rather than captured, so that each batch has one owner and
+            // keeps its storage when emptied.
+            self.batches.withLock {
+                $0.spare.append(events)
+                $0.applied.append(changes)
+            }
             self.listenerQueue.async {
-                var changes = applied
-                for change in changes { self.listener(change) }
+                // One job per applied batch, in order on a serial queue: the oldest is this job's.
+                var changes = self.batches.withLock { $0.applied.removeFirst() }
+                for index in changes.indices { self.listener(changes[index]) }
                 changes.removeAll(keepingCapacity: true)
                 self.batches.withLock { $0.spareChanges.append(changes) }
                 self.inFlight.release(count)
@@ -137,22 +144,15 @@ public final class ReplayPipeline: Sendable {
     }
 
     /// Moves the track clock to each event's time and has the coordinator apply it; keeps
-    /// the location changes, and the status changes that change its state.
+    /// what it changed.
     private func apply(_ events: [ProviderEvent], into changes: inout [LocationCoordinator.Transition]) {
-        var shown = coordinator.status.value
         for index in events.indices {
             switch events[index] {
             case .fix(let location): if let time = location.time { clock.advance(to: time) }
             case .noFix(let time): if let time { clock.advance(to: time) }
             case .connected, .disconnected: break
             }
-            coordinator.receive(events[index]) { change in
-                if case .status(let status, _) = change {
-                    guard status.name != shown.name || status.source != shown.source else { return }
-                    shown = status
-                }
-                changes.append(change)
-            }
+            coordinator.receive(events[index]) { changes.append($0) }
         }
     }
 }
