@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A clock that reads a replayed track's own time: it stands still between records and
 /// moves when the replay reaches a record with a later time (``advance(to:)``).
@@ -26,38 +27,52 @@ public final class TrackClock: Clock, Sendable {
     /// ahead moves the clock this far, so that its instants stay representable.
     static let longestStep = 1e9
 
-    private struct Contents {
-        var now = Instant(offset: .zero)
-        var date: Date
-        var sleepers: [Int: (deadline: Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
-        var nextSleeper = 0
-    }
+    /// The instant, nanoseconds of track time since the clock was made. Only ``advance(to:)``
+    /// writes it (one thread, the replay's); read without a lock by ``now``, once per fix.
+    private let nanoseconds = Atomic<Int64>(0)
+    /// ``date`` as the bits of its seconds since 1970.
+    private let dateBits: Atomic<UInt64>
+    /// Whether a task has ever slept on the clock: until then ``advance(to:)`` takes no lock.
+    private let hasSleepers = Atomic<Bool>(false)
+    private let sleepers = Locked(Sleepers())
 
-    private let contents: Locked<Contents>
+    private struct Sleepers {
+        var waiting: [Int: (deadline: Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        var nextID = 0
+    }
 
     /// A clock at the start of a track; ``date`` reads `start` until the first record.
     public init(start: Date = Date()) {
-        contents = Locked(Contents(date: start))
+        dateBits = Atomic(start.timeIntervalSince1970.bitPattern)
     }
 
-    public var now: Instant { contents.withLock { $0.now } }
+    public var now: Instant { Instant(offset: .nanoseconds(nanoseconds.load(ordering: .sequentiallyConsistent))) }
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// The time of the latest record reached (or the start time before the first).
-    public var date: Date { contents.withLock { $0.date } }
+    public var date: Date {
+        Date(timeIntervalSince1970: Double(bitPattern: dateBits.load(ordering: .sequentiallyConsistent)))
+    }
 
     /// Moves the clock to a record's time: forward by the time since the record before,
     /// not at all when it is older; wakes the sleepers whose deadline has come.
+    ///
+    /// - Important: from one thread at a time (the replay's).
     public func advance(to time: Date) {
-        let woken = contents.withLock { contents -> [CheckedContinuation<Void, any Error>] in
-            let step = time.timeIntervalSince(contents.date)
-            contents.date = time
-            guard step > 0 else { return [] }
-            contents.now = contents.now.advanced(by: .seconds(min(step, TrackClock.longestStep)))
-            guard !contents.sleepers.isEmpty else { return [] }
-            let now = contents.now
-            let due = contents.sleepers.filter { $0.value.deadline <= now }
-            for id in due.keys { contents.sleepers[id] = nil }
+        let step = time.timeIntervalSince(date)
+        dateBits.store(time.timeIntervalSince1970.bitPattern, ordering: .sequentiallyConsistent)
+        guard step > 0 else { return }
+        let (sum, overflow) = self.nanoseconds.load(ordering: .sequentiallyConsistent)
+            .addingReportingOverflow(Int64(min(step, TrackClock.longestStep) * 1e9))
+        let nanoseconds = overflow ? Int64.max : sum
+        self.nanoseconds.store(nanoseconds, ordering: .sequentiallyConsistent)
+        // A sleeper sets the flag, then reads the time; this stores the time, then reads the
+        // flag: one of the two sees the other's write, so no sleeper is missed.
+        guard hasSleepers.load(ordering: .sequentiallyConsistent) else { return }
+        let now = Instant(offset: .nanoseconds(nanoseconds))
+        let woken = sleepers.withLock { sleepers -> [CheckedContinuation<Void, any Error>] in
+            let due = sleepers.waiting.filter { $0.value.deadline <= now }
+            for id in due.keys { sleepers.waiting[id] = nil }
             return due.values.map(\.continuation)
         }
         for continuation in woken { continuation.resume() }
@@ -66,19 +81,21 @@ public final class TrackClock: Clock, Sendable {
     /// Returns when the track time reaches `deadline`; throws `CancellationError` when the
     /// task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = contents.withLock { contents in
-            defer { contents.nextSleeper += 1 }
-            return contents.nextSleeper
+        let id = sleepers.withLock { sleepers in
+            defer { sleepers.nextID += 1 }
+            return sleepers.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Under the lock, so that a cancellation handler that ran before finds this
                 // sleeper registered, or this check finds the task cancelled.
-                let result = contents.withLock { contents -> Result<Bool, CancellationError> in
+                let result = sleepers.withLock { sleepers -> Result<Bool, CancellationError> in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= contents.now { return .success(true) }
-                    contents.sleepers[id] = (deadline, continuation)
-                    return .success(false)
+                    sleepers.waiting[id] = (deadline, continuation)
+                    hasSleepers.store(true, ordering: .sequentiallyConsistent)
+                    guard deadline <= now else { return .success(false) }
+                    sleepers.waiting[id] = nil
+                    return .success(true)
                 }
                 switch result {
                 case .success(true): continuation.resume()
@@ -87,7 +104,7 @@ public final class TrackClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            contents.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            sleepers.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
     }
 }
