@@ -10,7 +10,8 @@ struct ReplayPipelineTests {
     static let t0 = Date(timeIntervalSince1970: 1_778_749_200)
 
     static func fix(_ second: Double) -> Location {
-        Location(time: t0.addingTimeInterval(second), mode: .threeD, lat: 52.5, lon: 13.4 + second / 1e4, source: .replay)
+        Location(
+            time: t0.addingTimeInterval(second), mode: .threeD, lat: 52.5, lon: 13.4 + second / 1e4, source: .replay)
     }
 
     /// Sends `events` through a pipeline with the given batch size and returns what its listener received.
@@ -30,7 +31,9 @@ struct ReplayPipelineTests {
     /// time, then live again at the next fix; all at full speed, whatever the batch size.
     @Test(arguments: [1, 1024])
     func aGapLongerThanTheTimeoutIsAStalePeriod(batchSize: Int) {
-        let events: [ProviderEvent] = [.connected, .fix(Self.fix(0)), .fix(Self.fix(1)), .fix(Self.fix(10)), .fix(Self.fix(11))]
+        let events: [ProviderEvent] = [
+            .connected, .fix(Self.fix(0)), .fix(Self.fix(1)), .fix(Self.fix(10)), .fix(Self.fix(11)),
+        ]
         let t0 = Self.t0
         let expected: [LocationCoordinator.Transition] = [
             .status(.waitingForFix(.replay, lastFix: nil), at: t0),
@@ -50,7 +53,8 @@ struct ReplayPipelineTests {
     /// told apart, and the stale status goes to nofix without a second nil location.
     @Test func noFixAfterAStalePeriodChangesTheStatusOnly() {
         let events: [ProviderEvent] = [
-            .connected, .fix(Self.fix(0)), .fix(Self.fix(4.5)), .fix(Self.fix(9)), .noFix(Self.t0.addingTimeInterval(20)),
+            .connected, .fix(Self.fix(0)), .fix(Self.fix(4.5)), .fix(Self.fix(9)),
+            .noFix(Self.t0.addingTimeInterval(20)),
             .fix(Self.fix(21)),
         ]
         let t0 = Self.t0
@@ -72,7 +76,9 @@ struct ReplayPipelineTests {
     @Test func aJumpBackOrAMissingTimeIsNoGap() {
         var untimed = Self.fix(0)
         untimed.time = nil
-        let events: [ProviderEvent] = [.connected, .fix(Self.fix(100)), .fix(Self.fix(0)), .fix(untimed), .fix(Self.fix(3))]
+        let events: [ProviderEvent] = [
+            .connected, .fix(Self.fix(100)), .fix(Self.fix(0)), .fix(untimed), .fix(Self.fix(3)),
+        ]
         let statuses = Self.changes(events).compactMap { change -> String? in
             if case .status(let status, _) = change { status.name } else { nil }
         }

@@ -128,7 +128,8 @@ struct ReplayCommandTests {
         }
         let summary = objects.map { object in
             object["class"] as? String == "STATUS"
-                ? "\(object["state"] ?? "") \(object["time"] ?? "")" : "\(object["class"] ?? "") \(object["time"] ?? "")"
+                ? "\(object["state"] ?? "") \(object["time"] ?? "")"
+                : "\(object["class"] ?? "") \(object["time"] ?? "")"
         }
         let fix = { (second: Int) in String(format: "TPV 2026-05-14T09:00:%02d.000Z", second) }
         #expect(
