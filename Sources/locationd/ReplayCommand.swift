@@ -12,8 +12,11 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Replay a recorded track (NMEA, gpsd JSON or GPX) and print its fixes.",
         discussion: """
-            Fixes go through the same state container as the daemon's and are printed on stdout; \
-            a summary (sentences, fixes, bad checksums, unknown sentences, lines dropped) goes to stderr. \
+            Fixes go through the daemon's coordinator, on a clock that follows the track's own time, \
+            and are printed on stdout with the status changes the daemon would have shown \
+            (stale after a gap longer than --freshness-timeout, no fix, live again); \
+            a summary in the format's terms (sentences, track points or reports read, fixes, what was \
+            skipped and why) goes to stderr. \
             Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read; \
             130 (SIGINT) or 143 (SIGTERM) when interrupted, after printing and storing every fix replayed \
             so far and closing the GeoJSON or GPX document. A paced replay (not --speed max) and output \
@@ -37,8 +40,19 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Start over at the end of the file, until interrupted.")
     var loop = false
 
-    @Option(help: "How to print fixes: text, json (one gpsd TPV object per line), geojson or gpx.")
+    @Option(
+        help: """
+            How to print fixes: text, json (one gpsd TPV object per line, and a STATUS object for \
+            each change of the status after the first fix), geojson or gpx.
+            """)
     var format: ReplayOutputFormat = .text
+
+    @Option(
+        name: .customLong("freshness-timeout"),
+        help: ArgumentHelp(
+            "Seconds of track time a fix stays current without a newer one, as in the daemon (default 5).",
+            valueName: "seconds"))
+    var freshnessTimeout: Double?
 
     @Option(
         name: .customLong("data-dir"),
@@ -64,14 +78,21 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
-        let options = ReplayProvider.Options(
-            format: input?.format, speed: speed.factor, loop: loop, stamping: .init(source: .replay))
+        let options = ReplayProvider.Options(format: input?.format, speed: speed.factor, loop: loop)
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
         let listeners: ReplayListeners?
         let monitor: RegionMonitor?
+        let timeout: Duration
         do {
+            // Checked as the daemon's setting is (same range, same message).
+            var configuration = DaemonConfiguration(dataDirectory: "")
+            if let freshnessTimeout {
+                try configuration.apply(
+                    key: "freshness-timeout", value: "\(freshnessTimeout)", origin: "--freshness-timeout")
+            }
+            timeout = .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000))
             monitor = try regions.map { path throws(LocationError) in
                 var configuration = RegionConfiguration()
                 if let regionDwell {
@@ -89,12 +110,17 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw error.exit()
         }
-        // Unpaced, fixes reach the state in batches (a paced fix must show at once).
-        let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1) { change in
-            listeners?.record(change)
-            if let fix = change { output.print(fix) } else { output.interrupt() }
-            if let monitor {
-                for event in monitor.update(with: change) { output.print(event) }
+        // Unpaced, events reach the coordinator in batches (a paced fix must show at once).
+        let pipeline = ReplayPipeline(batchSize: speed == .max ? 1024 : 1, freshnessTimeout: timeout) { change in
+            switch change {
+            case .location(let location):
+                listeners?.record(location)
+                if let fix = location { output.print(fix) } else { output.interrupt() }
+                if let monitor {
+                    for event in monitor.update(with: location) { output.print(event) }
+                }
+            case .status(let status, let time):
+                output.print(status, at: time)
             }
         }
         // SIGINT, SIGTERM or SIGHUP stops the replay; what was replayed is still printed and stored.
@@ -121,29 +147,10 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         switch result {
         case .success(let statistics):
-            StandardError.write("locationd: \(file): \(ReplayCommand.summary(statistics))\n")
+            StandardError.write("locationd: \(file): \(statistics.summary)\n")
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()
         }
-    }
-
-    /// `1200 sentences read, 300 fixes, 0 bad checksums, 4 unknown sentences, 0 lines dropped`.
-    ///
-    /// For GPX, a track point counts as a sentence; skipped waypoints and route points
-    /// are added when there are any, and the reason when the document ended at an error:
-    /// `..., 0 lines dropped, 3 waypoints skipped; stopped early: not well-formed XML: ... (line 9)`.
-    static func summary(_ statistics: NMEAStatistics) -> String {
-        var parts = [
-            "\(statistics.sentences) sentences read", "\(statistics.fixes) fixes",
-            "\(statistics.badChecksums) bad checksums", "\(statistics.unknownSentences) unknown sentences",
-        ]
-        if statistics.malformedSentences > 0 { parts.append("\(statistics.malformedSentences) malformed") }
-        parts.append("\(statistics.droppedLines) lines dropped")
-        if statistics.skippedWaypoints > 0 { parts.append("\(statistics.skippedWaypoints) waypoints skipped") }
-        if statistics.skippedRoutePoints > 0 { parts.append("\(statistics.skippedRoutePoints) route points skipped") }
-        let summary = parts.joined(separator: ", ")
-        guard let reason = statistics.stopReason else { return summary }
-        return "\(summary); stopped early: \(reason)"
     }
 }
 

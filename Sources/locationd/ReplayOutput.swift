@@ -37,6 +37,8 @@ final class ReplayOutput: Sendable {
         var finished = false
         /// A no-fix report came after the last fix printed: GPX starts a new segment.
         var interrupted = false
+        /// The state of the last status change (`waiting` at the start).
+        var status = "waiting"
     }
 
     /// Bytes buffered before a write to stdout.
@@ -102,7 +104,31 @@ final class ReplayOutput: Sendable {
         }
     }
 
-    /// Notes a no-fix report (the state went to nil): in GPX, the next fix starts a new track segment.
+    /// Prints a change of the status after the fix before it: a STATUS object in `json`, a
+    /// line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
+    ///
+    /// Every replay starts `waiting` and turns `live` at its first fix: those two print
+    /// nothing (the fixes say it). Every later change does: `stale` after a gap longer
+    /// than the freshness timeout, `nofix`, `live` again.
+    func print(_ status: ProviderStatus, at time: Date) {
+        state.withLock { state in
+            let previous = state.status
+            state.status = status.name
+            guard !state.finished, status.name != "waiting", !(status.isLive && previous == "waiting") else { return }
+            switch format {
+            case .json: status.appendJSON(at: time, to: &state.buffer)
+            case .text: state.buffer.append(contentsOf: status.text(at: time).utf8)
+            case .geojson, .gpx: return
+            }
+            state.buffer.append(10)
+            if flushingEachFix {
+                ReplayOutput.write(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Notes that the location became unknown (no fix, stale): in GPX, the next fix starts a new track segment.
     func interrupt() {
         state.withLock { $0.interrupted = true }
     }

@@ -4,20 +4,20 @@ import Testing
 @testable import LocationState
 
 /// Decodes `bytes` with a fresh GPX decoder, handing it `chunkSize` bytes at a time.
-private func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([ProviderEvent], NMEAStatistics) {
+private func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
     var decoder = GPXDecoder()
     var events: [ProviderEvent] = []
     var offset = 0
     while offset < bytes.count {
         let end = min(offset + chunkSize, bytes.count)
-        bytes[offset..<end].withUnsafeBytes { decoder.decode($0) { events.append($0) } }
+        bytes[offset..<end].withUnsafeBytes { decoder.decode($0) { events.append(ProviderEvent($0)) } }
         offset = end
     }
-    decoder.finish { events.append($0) }
+    decoder.finish { events.append(ProviderEvent($0)) }
     return (events, decoder.statistics)
 }
 
-private func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEvent], NMEAStatistics) {
+private func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
     decodeGPX(Array(text.utf8), chunkSize: chunkSize)
 }
 
@@ -58,7 +58,7 @@ struct GPXDecoderTests {
         #expect(located[0].time == date("2024-05-04T07:00:01.000Z") && located[0].mode == .threeD)
         #expect(located[0].speed == nil && located[0].track == nil)
         #expect(located[1].speed == 5.25 && located[1].track == 71.5)
-        #expect(statistics.sentences == 2 && statistics.fixes == 2 && statistics.stopReason == nil)
+        #expect(statistics.records == 2 && statistics.fixes == 2 && statistics.stopReason == nil)
     }
 
     /// OsmAnd: favourites as waypoints, `hdop`, and speed in `extensions`, both unnamespaced
@@ -86,8 +86,8 @@ struct GPXDecoderTests {
         #expect(located.map(\.speed) == [1.4, 1.5])
         #expect(located[0].hdop == 4.2 && located[0].eph == 4.2 * 19)
         #expect(located.allSatisfy { $0.lat! > 52.516 && $0.lat! < 52.517 })
-        #expect(statistics.skippedWaypoints == 2 && statistics.skippedRoutePoints == 0)
-        #expect(statistics.sentences == 2)
+        #expect(statistics[skipped: .waypoint] == 2 && statistics[skipped: .routePoint] == 0)
+        #expect(statistics.records == 2)
     }
 
     /// Strava's export: no speed, a schemaLocation, whitespace around values.
@@ -152,7 +152,7 @@ struct GPXDecoderTests {
         #expect(located.count == 2 && events.count == 2)
         #expect(located.allSatisfy { $0.time == nil && $0.mode == .threeD })
         #expect(located.map(\.altMSL) == [112, 113])
-        #expect(statistics.skippedWaypoints == 1 && statistics.skippedRoutePoints == 3)
+        #expect(statistics[skipped: .waypoint] == 1 && statistics[skipped: .routePoint] == 3)
     }
 
     /// GPX 1.0 has `speed` and `course` as children of the point itself.
@@ -260,7 +260,7 @@ struct GPXDecoderTests {
         let (events, statistics) = decodeGPX(text)
         #expect(fixes(events).count == 1)
         #expect(statistics.stopReason?.contains("entity") == true, "\(statistics.stopReason ?? "no stop")")
-        #expect(statistics.malformedSentences == 1)
+        #expect(statistics[skipped: .malformed] == 1)
     }
 
     /// External entities and DTDs are never loaded, even from a local file.
@@ -314,7 +314,7 @@ struct GPXDecoderTests {
             """
         let (events, statistics) = decodeGPX(text)
         #expect(fixes(events).map(\.altMSL) == [3])
-        #expect(statistics.sentences == 2 && statistics.malformedSentences == 1)
+        #expect(statistics.records == 2 && statistics[skipped: .malformed] == 1)
         #expect(statistics.stopReason?.hasPrefix("not well-formed XML") == true)
     }
 
@@ -325,8 +325,8 @@ struct GPXDecoderTests {
             """
         let (events, statistics) = decodeGPX(text)
         #expect(events.isEmpty)
-        #expect(statistics.sentences == 0 && statistics.fixes == 0 && statistics.stopReason == nil)
-        #expect(statistics.skippedWaypoints == 1 && statistics.skippedRoutePoints == 2)
+        #expect(statistics.records == 0 && statistics.fixes == 0 && statistics.stopReason == nil)
+        #expect(statistics[skipped: .waypoint] == 1 && statistics[skipped: .routePoint] == 2)
     }
 
     /// A long file streams: points are emitted chunk by chunk, before the end.

@@ -7,7 +7,7 @@ import Testing
 func decodeNMEA(_ text: String, options: NMEAEpochAssembler.Options = .init()) -> ([ProviderEvent], NMEAStatistics) {
     var decoder = NMEADecoder(options: options)
     var events: [ProviderEvent] = []
-    decoder.decodeAll(Array(text.utf8)) { events.append($0) }
+    decoder.decodeAll(Array(text.utf8)) { events.append(ProviderEvent($0)) }
     return (events, decoder.statistics)
 }
 
@@ -70,10 +70,10 @@ struct NMEADecoderTests {
             let bytes = Array(text.utf8)
             for start in stride(from: 0, to: bytes.count, by: size) {
                 bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
-                    decoder.decode($0) { events.append($0) }
+                    decoder.decode($0) { events.append(ProviderEvent($0)) }
                 }
             }
-            decoder.finish { events.append($0) }
+            decoder.finish { events.append(ProviderEvent($0)) }
             #expect(events == whole, "chunks of \(size) bytes")
             #expect(decoder.statistics.comments == 1)
         }
@@ -106,7 +106,7 @@ struct NMEADecoderTests {
         let chunk = [UInt8](repeating: UInt8(ascii: "$"), count: 1 << 16)
         for _ in 0..<160 { chunk.withUnsafeBytes { decoder.decode($0) { _ in } } }
         var events: [ProviderEvent] = []
-        decoder.finish { events.append($0) }
+        decoder.finish { events.append(ProviderEvent($0)) }
         #expect(events.isEmpty)
         #expect(decoder.statistics.droppedLines == 1)
         #expect(decoder.statistics.sentences == 0)
@@ -128,7 +128,7 @@ struct NMEADecoderTests {
         let bytes = (0..<1_000_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var decoder = NMEADecoder()
         var events: [ProviderEvent] = []
-        decoder.decodeAll(bytes) { events.append($0) }
+        decoder.decodeAll(bytes) { events.append(ProviderEvent($0)) }
         #expect(fixes(events).isEmpty)
         #expect(decoder.statistics.droppedLines > 0)
     }

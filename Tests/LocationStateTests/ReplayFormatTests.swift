@@ -4,11 +4,11 @@ import Testing
 @testable import LocationState
 
 /// Decodes `text` with `decoder` in one chunk and returns the events.
-func decodeAll(_ text: String, with decoder: some ReplayDecoding) -> ([ProviderEvent], NMEAStatistics) {
+func decodeAll(_ text: String, with decoder: some ReplayDecoding) -> ([ProviderEvent], ReplayStatistics) {
     var decoder = decoder
     var events: [ProviderEvent] = []
-    Array(text.utf8).withUnsafeBytes { decoder.decode($0) { events.append($0) } }
-    decoder.finish { events.append($0) }
+    Array(text.utf8).withUnsafeBytes { decoder.decode($0) { events.append(ProviderEvent($0)) } }
+    decoder.finish { events.append(ProviderEvent($0)) }
     return (events, decoder.statistics)
 }
 
@@ -21,7 +21,7 @@ struct ReplayFormatTests {
         let (events, statistics) = decodeAll(String(decoding: document, as: UTF8.self), with: GPXDecoder())
         let back = fixes(events)
         #expect(back.count == walk.count)
-        #expect(statistics.sentences == walk.count)
+        #expect(statistics.records == walk.count)
         for (original, copy) in zip(walk, back) {
             #expect(copy.time == original.time)
             #expect(abs(copy.lat! - original.lat!) < 1e-9 && abs(copy.lon! - original.lon!) < 1e-9)
@@ -46,7 +46,7 @@ struct ReplayFormatTests {
         #expect(located[0].lat == 51.507 && located[0].lon == -0.1275 && located[0].altMSL == 11)
         #expect(located[0].time == Date(timeIntervalSince1970: 1_704_067_200))
         #expect(located[1].mode == .twoD && located[1].lat == 1.5)
-        #expect(statistics.malformedSentences == 1)
+        #expect(statistics[skipped: .malformed] == 1)
         #expect(events.contains(.noFix(nil)))
     }
 
@@ -67,9 +67,9 @@ struct ReplayFormatTests {
         #expect(located[0].altMSL == -4 && located[0].source == .replay)
         #expect(located[1].altMSL == 2)
         #expect(events.count == 3)
-        #expect(statistics.unknownSentences == 2)
-        #expect(statistics.malformedSentences == 1)
-        #expect(statistics.droppedLines == 1)
+        #expect(statistics[skipped: .unknown] == 2)
+        #expect(statistics[skipped: .malformed] == 1)
+        #expect(statistics[skipped: .droppedLine] == 1)
         #expect(statistics.fixes == 2)
     }
 
@@ -106,5 +106,23 @@ struct ReplayFormatTests {
         let twoD = Location(time: time, mode: .twoD, lat: 1, lon: 2, source: .replay)
         #expect(writer.text(for: twoD).contains(",1,03,,,M,,M,,*"))
         #expect(writer.text(for: Location(mode: .noFix, source: .replay)).isEmpty)
+    }
+
+    /// The summary speaks of each format's own records: sentences, reports, track points.
+    @Test func summaryUsesEachFormatsWords() {
+        let (_, nmea) = decodeAll(
+            "$GPGGA,090000.000,5230.8700000,N,01321.0060000,E,1,08,0.90,35.000,M,40.500,M,,*5F\n$GPXXX,1*00\n",
+            with: ReplayFormat.nmea.makeDecoder())
+        #expect(nmea.summary == "1 sentence read, 1 fix, 1 bad checksum, 0 unknown sentences, 0 lines dropped")
+        let (_, json) = decodeAll(
+            #"{"class":"VERSION"}"# + "\n" + #"{"class":"TPV","mode":2,"lat":1,"lon":2}"# + "\nnot json\n",
+            with: ReplayFormat.json.makeDecoder())
+        #expect(json.summary == "2 reports read, 1 fix, 1 report of other classes, 1 line dropped")
+        let (_, gpx) = decodeAll(
+            """
+            <gpx><wpt lat="1" lon="2"/><rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>
+            <trk><trkseg><trkpt lat="1" lon="2"/><trkpt lat="3" lon="4"/></trkseg></trk></gpx>
+            """, with: ReplayFormat.gpx.makeDecoder())
+        #expect(gpx.summary == "2 track points read, 2 fixes, 1 waypoint and 2 route points skipped")
     }
 }

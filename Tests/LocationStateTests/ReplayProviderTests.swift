@@ -10,7 +10,7 @@ func sampleTrack(_ name: String) -> String {
 }
 
 /// Replays `path` as fast as possible and collects the events.
-func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([ProviderEvent], NMEAStatistics) {
+func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([ProviderEvent], ReplayStatistics) {
     var events: [ProviderEvent] = []
     let provider = ReplayProvider(path: path, options: .init(format: format, speed: nil))
     let statistics = try await provider.replay { events.append($0) }
@@ -23,7 +23,7 @@ struct ReplayProviderTests {
         let located = fixes(events)
         #expect(events.first == .connected)
         #expect(located.count == 300)
-        #expect(statistics.sentences == 600 && statistics.badChecksums == 0)
+        #expect(statistics.records == 600 && statistics[skipped: .badChecksum] == 0)
         #expect(located.allSatisfy { $0.source == .replay && $0.mode == .threeD })
         let first = try #require(located.first)
         #expect(first.time.map(UTCCalendar.iso8601) == "2026-05-14T09:00:00.000Z")
@@ -79,11 +79,11 @@ struct ReplayProviderTests {
     @Test func corruptTrackIsReadWithCounts() async throws {
         let (events, statistics) = try await replay(sampleTrack("corrupt.nmea"))
         #expect(fixes(events).count == 119)
-        #expect(statistics.badChecksums == 12)
-        #expect(statistics.unknownSentences == 24)
-        #expect(statistics.malformedSentences == 12)
-        #expect(statistics.droppedLines == 13)
-        #expect(statistics.comments == 2)
+        #expect(statistics[skipped: .badChecksum] == 12)
+        #expect(statistics[skipped: .unknown] == 24)
+        #expect(statistics[skipped: .malformed] == 12)
+        #expect(statistics[skipped: .droppedLine] == 13)
+        #expect(statistics[skipped: .comment] == 2)
         let walk = fixes(try await replay(sampleTrack("walk.nmea")).0)
         let positions = Set(walk.prefix(120).map { "\($0.lat!),\($0.lon!)" })
         #expect(fixes(events).allSatisfy { positions.contains("\($0.lat!),\($0.lon!)") })

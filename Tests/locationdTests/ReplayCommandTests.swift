@@ -77,8 +77,8 @@ struct ReplayCommandTests {
         #expect(run.stdout.split(separator: "\n").count == 1)
         #expect(
             run.stderr.contains(
-                "2 sentences read, 1 fixes, 0 bad checksums, 0 unknown sentences, 1 malformed, 0 lines dropped, "
-                    + "1 waypoints skipped, 2 route points skipped; stopped early: not well-formed XML: "),
+                "2 track points read, 1 fix, 1 malformed, 1 waypoint and 2 route points skipped; "
+                    + "stopped early: not well-formed XML: "),
             "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
@@ -109,6 +109,46 @@ struct ReplayCommandTests {
         let again = try await runLocationd(["replay", path, "--input", "json", "--speed", "max", "--format", "json"])
         #expect(again.status == 0)
         #expect(again.stdout == json.stdout)
+    }
+
+    /// A walk with 10 s of it cut out: with the daemon's 5 s timeout, the fix goes stale 5 s
+    /// after the last one before the gap and is live again at the first after it, in that
+    /// order among the fixes; with a 15 s timeout there is no stale period. At full speed.
+    @Test func aGapInTheTrackShowsAsAStalePeriod() async throws {
+        let walk = try String(contentsOfFile: sampleTrackPath("walk.nmea"), encoding: .utf8)
+        let lines = walk.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$") }
+        // Two sentences per second: keep 09:00:00-09:00:09 and 09:00:20-09:00:29.
+        let track = (lines[0..<20] + lines[40..<60]).joined(separator: "\n") + "\n"
+        let path = try temporaryFile(Array(track.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let summary = objects.map { object in
+            object["class"] as? String == "STATUS"
+                ? "\(object["state"] ?? "") \(object["time"] ?? "")"
+                : "\(object["class"] ?? "") \(object["time"] ?? "")"
+        }
+        let fix = { (second: Int) in String(format: "TPV 2026-05-14T09:00:%02d.000Z", second) }
+        #expect(
+            summary
+                == (0..<10).map(fix) + ["stale 2026-05-14T09:00:14.000Z", "live 2026-05-14T09:00:20.000Z"]
+                + (20..<30).map(fix))
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+
+        let patient = try await runLocationd([
+            "replay", path, "--speed", "max", "--format", "text", "--freshness-timeout", "15",
+        ])
+        #expect(patient.status == 0)
+        #expect(patient.stdout.split(separator: "\n").count == 20)
+        #expect(!patient.stdout.contains("STATUS"))
+        let text = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
+        #expect(text.stdout.contains("2026-05-14T09:00:14.000Z STATUS stale (last fix 2026-05-14T09:00:09.000Z)\n"))
+        let bad = try await runLocationd(["replay", path, "--freshness-timeout", "0"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("freshness-timeout must be a number of seconds"))
     }
 
     @Test func missingFileIsNoInput() async throws {

@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let chunk = max(1, Int(bytes.first ?? 0))
     var decoder = NMEADecoder()
     var fixes = 0
-    let check: (ProviderEvent) -> Void = { event in
+    let check: (FixReport) -> Void = { event in
         guard case .fix(let location) = event else { return }
         fixes += 1
         guard let lat = location.lat, let lon = location.lon, abs(lat) <= 90, abs(lon) <= 180,

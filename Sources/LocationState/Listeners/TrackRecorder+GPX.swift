@@ -32,7 +32,6 @@ extension TrackRecorder {
                 points += 1
                 fix.appendGPXTrackPoint(to: &out)
             case .noFix: interrupted = true
-            case .connected, .disconnected: break
             }
         }
         out.append(contentsOf: Location.gpxFooter.utf8)
@@ -42,7 +41,7 @@ extension TrackRecorder {
     /// Decodes `files` in order and hands `body` each fix (inside `interval`, when given) and
     /// each no-fix report.
     private static func events(
-        in files: [URL], during interval: ClosedRange<Date>?, _ body: (ProviderEvent) -> Void
+        in files: [URL], during interval: ClosedRange<Date>?, _ body: (FixReport) -> Void
     ) throws(LocationError) {
         for file in files {
             guard FileManager.default.fileExists(atPath: file.path) else { throw .fileNotFound(path: file.path) }
@@ -53,7 +52,7 @@ extension TrackRecorder {
                 throw .fileUnreadable(path: file.path, reason: error.localizedDescription)
             }
             var decoder = NMEADecoder()
-            let keep = { (event: ProviderEvent) in
+            let keep = { (event: FixReport) in
                 if case .fix(let location) = event, let interval {
                     guard let time = location.time, interval.contains(time) else { return }
                 }

@@ -29,7 +29,7 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Decodes the next chunk of the stream; `emit` receives each completed epoch.
-    public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
+    public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let bytes = UnsafeBufferPointer(start: base, count: chunk.count)
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
@@ -40,7 +40,7 @@ public struct NMEADecoder: Sendable {
     /// ``decode(_:_:)`` with `bounds` as the parser's room for field offsets, allocated once per chunk.
     private mutating func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>,
-        _ emit: (ProviderEvent) -> Void
+        _ emit: (FixReport) -> Void
     ) {
         let limit = NMEADecoder.maximumLineLength
         var lineStart = 0
@@ -109,13 +109,13 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Decodes a whole buffer (tests, small inputs) and ends the stream.
-    public mutating func decodeAll(_ bytes: some Collection<UInt8>, _ emit: (ProviderEvent) -> Void) {
+    public mutating func decodeAll(_ bytes: some Collection<UInt8>, _ emit: (FixReport) -> Void) {
         Array(bytes).withUnsafeBytes { decode($0, emit) }
         finish(emit)
     }
 
     /// Ends the stream: decodes a last line without terminator and the last epoch.
-    public mutating func finish(_ emit: (ProviderEvent) -> Void) {
+    public mutating func finish(_ emit: (FixReport) -> Void) {
         if !discarding, !pending.isEmpty {
             let carried = pending
             pending = []
@@ -133,7 +133,7 @@ public struct NMEADecoder: Sendable {
     }
 
     private mutating func line(
-        _ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, _ emit: (ProviderEvent) -> Void
+        _ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, _ emit: (FixReport) -> Void
     ) {
         guard let first = line.first else { return }
         if first == UInt8(ascii: "#") {
@@ -170,7 +170,7 @@ public struct NMEADecoder: Sendable {
 
     /// A sentence not decoded (unknown type, too few fields), which still takes its place
     /// in the reporting cycle, as in gpsd.
-    private mutating func other(setsData: Bool, _ emit: (ProviderEvent) -> Void) {
+    private mutating func other(setsData: Bool, _ emit: (FixReport) -> Void) {
         var fixes = 0
         assembler.addOther(setsData: setsData) { event in
             if case .fix = event { fixes += 1 }
@@ -184,7 +184,7 @@ public struct NMEADecoder: Sendable {
     /// false when the fields do not fit the type (what ``NMEAParser/body(_:_:count:)`` calls malformed).
     private mutating func add(
         _ fields: NMEAFields, _ type: NMEAParser.SentenceType, talker: NMEATalker, count: Int,
-        _ emit: (ProviderEvent) -> Void
+        _ emit: (FixReport) -> Void
     ) -> Bool {
         switch type {
         case .gga: assembler.add(NMEAParser.gga(fields), talker: talker, emit)

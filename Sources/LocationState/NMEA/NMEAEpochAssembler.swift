@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a stream of ``NMEASentence``s into one ``ProviderEvent`` per epoch, as gpsd reports them.
+/// Turns a stream of ``NMEASentence``s into one ``FixReport`` per epoch, as gpsd reports them.
 ///
 /// An epoch (gpsd's "reporting cycle") starts with a timed sentence whose time differs
 /// by more than 0.01 s from the previous timed sentence's, compared as gpsd 3.22 does
@@ -160,7 +160,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// Feeds one sentence; `emit` receives the epoch it completes, if any.
-    public mutating func add(_ sentence: NMEASentence, _ emit: (ProviderEvent) -> Void) {
+    public mutating func add(_ sentence: NMEASentence, _ emit: (FixReport) -> Void) {
         switch sentence.body {
         case .gga(let gga): add(gga, talker: sentence.talker, emit)
         case .rmc(let rmc): add(rmc, emit)
@@ -176,14 +176,14 @@ public struct NMEAEpochAssembler: Sendable {
         }
     }
 
-    mutating func add(_ gga: NMEASentence.GGA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gga: NMEASentence.GGA, talker: NMEATalker, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
         decide(gga, talker: talker, into: &next)
         conclude(.gga, timed: gga.timeOfDay, setsMode: true, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ rmc: NMEASentence.RMC, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ rmc: NMEASentence.RMC, _ emit: (FixReport) -> Void) {
         let prior = prior
         var timed: Int?
         if rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), let time = rmc.timeOfDay,
@@ -197,28 +197,28 @@ public struct NMEAEpochAssembler: Sendable {
         conclude(.rmc, timed: timed, setsMode: true, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ gll: NMEASentence.GLL, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gll: NMEASentence.GLL, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
         NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
         conclude(.gll, timed: gll.timeOfDay, setsMode: true, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ gns: NMEASentence.GNS, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gns: NMEASentence.GNS, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
         let setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
         conclude(.gns, timed: gns.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ gsa: NMEASentence.GSA, talker: NMEATalker, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gsa: NMEASentence.GSA, talker: NMEATalker, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
         let setsMode = decide(gsa, talker: talker, into: &next)
         conclude(.gsa, timed: nil, setsMode: setsMode, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ vtg: NMEASentence.VTG, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ vtg: NMEASentence.VTG, _ emit: (FixReport) -> Void) {
         var next = State()
         if let track = vtg.track, let knots = vtg.speedKnots, vtg.faaMode != UInt8(ascii: "N"),
             vtg.faaMode != UInt8(ascii: "E")
@@ -229,20 +229,20 @@ public struct NMEAEpochAssembler: Sendable {
         conclude(.vtg, timed: nil, setsMode: false, next: next, prior: prior, emit)
     }
 
-    mutating func add(_ zda: NMEASentence.ZDA, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ zda: NMEASentence.ZDA, _ emit: (FixReport) -> Void) {
         if let date = zda.date { day = date.daysSince1970 }
         conclude(.zda, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
 
     /// A GSV ends no cycle and sets nothing; it only takes its place in the sentence order.
-    mutating func add(_: NMEASentence.GSV, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_: NMEASentence.GSV, _ emit: (FixReport) -> Void) {
         conclude(.gsv, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
 
     /// A GBS sets nothing, but its time takes part in the cycle as gpsd's does (it
     /// registers the time without setting the fix's): a receiver that sends GBS last
     /// ends its epoch with it.
-    mutating func add(_ gbs: NMEASentence.GBS, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gbs: NMEASentence.GBS, _ emit: (FixReport) -> Void) {
         conclude(.gbs, timed: gbs.timeOfDay, setsMode: false, next: State(), prior: prior, emit)
     }
 
@@ -251,7 +251,7 @@ public struct NMEAEpochAssembler: Sendable {
     /// end any more; instead each untimed sentence (any type, also one not decoded) takes
     /// the end over from the timed sentence before it and reports. Marine logs, where an
     /// echo sounder shares the line, then report after nearly every sentence, as gpsd does.
-    mutating func add(_: NMEASentence.DBT, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_: NMEASentence.DBT, _ emit: (FixReport) -> Void) {
         continues = true
         conclude(.dbt, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
@@ -260,11 +260,11 @@ public struct NMEAEpochAssembler: Sendable {
     /// place in the cycle as in gpsd (it ends GSA's run of talkers, and in continuation
     /// mode it takes the cycle's end from the timed sentence before it). It reports only
     /// when gpsd would have something to report from it (`setsData`: a heading, wind).
-    public mutating func addOther(setsData: Bool, _ emit: (ProviderEvent) -> Void) {
+    public mutating func addOther(setsData: Bool, _ emit: (FixReport) -> Void) {
         conclude(setsData ? .otherData : .other, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
 
-    mutating func add(_ gst: NMEASentence.GST, _ emit: (ProviderEvent) -> Void) {
+    mutating func add(_ gst: NMEASentence.GST, _ emit: (FixReport) -> Void) {
         var next = State()
         if let latitudeError = gst.latitudeError, let longitudeError = gst.longitudeError {
             next.latitudeError = latitudeError
@@ -285,7 +285,7 @@ public struct NMEAEpochAssembler: Sendable {
     /// The common end of every sentence: a new cycle if it is timed and its time moved on,
     /// the merge of what it decided, and the epoch's fix if it ends a cycle.
     private mutating func conclude(
-        _ kind: Kind, timed: Int?, setsMode: Bool, next: State, prior: Prior, _ emit: (ProviderEvent) -> Void
+        _ kind: Kind, timed: Int?, setsMode: Bool, next: State, prior: Prior, _ emit: (FixReport) -> Void
     ) {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
@@ -307,11 +307,11 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// Ends the input: emits the epoch in progress if it was reported.
-    public mutating func finish(_ emit: (ProviderEvent) -> Void) {
+    public mutating func finish(_ emit: (FixReport) -> Void) {
         release(emit)
     }
 
-    private mutating func beginCycleIfNew(_ time: Int, _ emit: (ProviderEvent) -> Void) {
+    private mutating func beginCycleIfNew(_ time: Int, _ emit: (FixReport) -> Void) {
         defer { lastTimedTime = time }
         if let last = lastTimedTime, !NMEAEpochAssembler.startsCycle(time, after: last) { return }
         release(emit)
@@ -354,7 +354,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     /// Takes the epoch's fix as it stands now, with the time of the latest timed sentence;
     /// ``release(_:)`` emits it when the epoch ends, or here when it had another time.
-    private mutating func report(_ emit: (ProviderEvent) -> Void) {
+    private mutating func report(_ emit: (FixReport) -> Void) {
         let time = lastTimedTime.flatMap {
             NMEAEpochAssembler.fixTime(timeOfDay: $0, day: day, rolloverFloor: options.rolloverFloor)
         }
@@ -412,7 +412,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// Emits the reported epoch, if any, with the values derived from the previous fix.
-    private mutating func release(_ emit: (ProviderEvent) -> Void) {
+    private mutating func release(_ emit: (FixReport) -> Void) {
         guard let state = pending else { return }
         let time = pendingTime
         pending = nil

@@ -1,4 +1,4 @@
-/// What a decoder made of its input, for the summary at the end of a replay.
+/// What the NMEA decoder made of its input: sentences, fixes, and what it dropped and why.
 public struct NMEAStatistics: Sendable, Hashable {
     /// Sentences with a good (or no) checksum, decoded or not.
     public var sentences = 0
@@ -14,13 +14,6 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var droppedLines = 0
     /// `#` comment lines.
     public var comments = 0
-    /// GPX waypoints (`wpt`), which are places of interest, not positions of the device: not replayed.
-    public var skippedWaypoints = 0
-    /// GPX route points (`rtept`), which are a plan, not positions of the device: not replayed.
-    public var skippedRoutePoints = 0
-    /// Why the decoder stopped before the end of its input (a GPX file that is not
-    /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
-    public var stopReason: String?
 
     public init() {}
 }

@@ -8,7 +8,7 @@ import Foundation
 /// file's size. What is read and how:
 /// - Track points only. A waypoint (`wpt`) is a place of interest and a route point
 ///   (`rtept`) a plan, not positions of the device: they are skipped and counted
-///   (``NMEAStatistics/skippedWaypoints``, ``NMEAStatistics/skippedRoutePoints``).
+///   (``ReplayStatistics/Skip/waypoint``, ``ReplayStatistics/Skip/routePoint``).
 /// - Each new track segment (`trkseg`) after one with points starts with a no-fix report
 ///   (`.noFix(nil)`), the replay's way of saying the track was interrupted: the next
 ///   fix is not joined to the one before.
@@ -26,7 +26,7 @@ import Foundation
 ///   Elements nest at most 256 deep (checked in ``GPXParser``: libxml2's push parser has
 ///   no limit of its own). A document that is not well-formed (truncated, invalid
 ///   UTF-8, an entity bomb) ends the replay at the error, keeping the fixes before it,
-///   and says why in ``NMEAStatistics/stopReason``.
+///   and says why in ``ReplayStatistics/stopReason``.
 ///
 /// Copies of a decoder share one parser; use one copy at a time (as every
 /// ``ReplayDecoding`` is used, by one replay loop).
@@ -46,13 +46,14 @@ public struct GPXDecoder: ReplayDecoding {
 
     private let shared: Shared
 
-    public init(options: NMEAEpochAssembler.Options = .init()) {
-        shared = Shared(GPXParser(options: options))
+    /// A decoder that stamps each fix with `source` and `device`.
+    public init(source: FixSource = .replay, device: String? = nil) {
+        shared = Shared(GPXParser(source: source, device: device))
     }
 
-    public var statistics: NMEAStatistics { shared.parser.withLock { $0.statistics } }
+    public var statistics: ReplayStatistics { shared.parser.withLock { $0.statistics } }
 
-    public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void) {
+    public mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void) {
         var offset = 0
         while offset < chunk.count {
             let end = min(offset + GPXDecoder.sliceSize, chunk.count)
@@ -66,7 +67,7 @@ public struct GPXDecoder: ReplayDecoding {
         }
     }
 
-    public mutating func finish(_ emit: (ProviderEvent) -> Void) {
+    public mutating func finish(_ emit: (FixReport) -> Void) {
         let events = shared.parser.withLock { $0.parse(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
         for event in events { emit(event) }
     }

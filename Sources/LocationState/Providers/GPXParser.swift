@@ -16,11 +16,12 @@ final class GPXParser {
         case elevation, time, fix, satellites, hdop, vdop, speed, course
     }
 
-    private(set) var statistics = NMEAStatistics()
-    private let options: NMEAEpochAssembler.Options
+    private(set) var statistics = ReplayStatistics(record: .trackPoint)
+    private let source: FixSource
+    private let device: String?
     private var context: xmlParserCtxtPtr?
     /// Events completed during the current ``parse(_:terminate:)``.
-    private var events: [ProviderEvent] = []
+    private var events: [FixReport] = []
     /// Elements open now.
     private var depth = 0
     /// The track point being read, and the depth of its element.
@@ -35,8 +36,9 @@ final class GPXParser {
     /// The first bytes of the document, kept until there are four to create the context with.
     private var head: [UInt8] = []
 
-    init(options: NMEAEpochAssembler.Options) {
-        self.options = options
+    init(source: FixSource, device: String?) {
+        self.source = source
+        self.device = device
         text.reserveCapacity(GPXParser.maximumTextLength)
     }
 
@@ -48,7 +50,7 @@ final class GPXParser {
 
     /// Parses the next bytes of the document (`terminate`: the end of it) and returns the
     /// events they completed, in order.
-    func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [ProviderEvent] {
+    func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [FixReport] {
         guard statistics.stopReason == nil else { return [] }
         var remaining = bytes
         if context == nil {
@@ -73,7 +75,7 @@ final class GPXParser {
         }
         if terminate || statistics.stopReason != nil, point != nil {
             // Cut short inside a track point.
-            statistics.malformedSentences += 1
+            statistics[skipped: .malformed] += 1
             point = nil
             field = nil
         }
@@ -182,7 +184,7 @@ final class GPXParser {
                 text.removeAll(keepingCapacity: true)
             } else if name == "trkpt" {
                 // A track point inside a track point: the outer one is malformed.
-                statistics.malformedSentences += 1
+                statistics[skipped: .malformed] += 1
                 startPoint(attributeCount, attributes)
             }
             return
@@ -192,16 +194,16 @@ final class GPXParser {
         case "trkseg":
             if pointsInSegment > 0 { events.append(.noFix(nil)) }
             pointsInSegment = 0
-        case "wpt": statistics.skippedWaypoints += 1
-        case "rtept": statistics.skippedRoutePoints += 1
+        case "wpt": statistics[skipped: .waypoint] += 1
+        case "rtept": statistics[skipped: .routePoint] += 1
         default: break
         }
     }
 
     private func startPoint(_ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        statistics.sentences += 1
+        statistics.records += 1
         pointsInSegment += 1
-        var location = Location(mode: .twoD, source: options.source, device: options.device)
+        var location = Location(mode: .twoD, source: source, device: device)
         if let attributes {
             // Five pointers per attribute: local name, prefix, namespace, value start, value end.
             for index in 0..<Int(max(attributeCount, 0)) {
@@ -246,7 +248,7 @@ final class GPXParser {
     /// Puts the text of `field` into the point.
     private func read(_ field: Field) {
         if text.first == 0 {
-            statistics.malformedSentences += 1
+            statistics[skipped: .malformed] += 1
             return
         }
         let value = text.withUnsafeBufferPointer { GPXParser.number($0) }
@@ -280,7 +282,7 @@ final class GPXParser {
             return
         }
         guard let lat = location.lat, let lon = location.lon, abs(lat) <= 90, abs(lon) <= 180 else {
-            statistics.malformedSentences += 1
+            statistics[skipped: .malformed] += 1
             return
         }
         if location.mode == .twoD { location.altMSL = nil }

@@ -13,7 +13,11 @@ import Logging
 ///
 /// The freshness timer is one task per live period, not one per fix: a fix only
 /// moves the deadline under the lock, and the task, when it wakes, sleeps again
-/// until the deadline unless it has passed.
+/// until the deadline unless it has passed. Every event first applies a timeout
+/// whose deadline has passed, so a late timer never lets a fix skip the stale
+/// period before it. A replay runs without the task (``FreshnessTimer/nextEvent``),
+/// on its track's clock (``TrackClock``): the timeout is applied when the next
+/// record shows that the track's time has passed it.
 ///
 /// ```swift
 /// let coordinator = LocationCoordinator(freshnessTimeout: .seconds(5))
@@ -32,12 +36,32 @@ public final class LocationCoordinator: Sendable {
     public let status: MonitoredState<ProviderStatus>
     /// How long a fix stays current without a newer one.
     public let freshnessTimeout: Duration
+    private let timer: FreshnessTimer
     private let clock: any Clock<Duration>
     /// The time on `clock` since the coordinator was made; freshness deadlines are on this scale.
     private let elapsed: @Sendable () -> Duration
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let freshness: Locked<Freshness>
+
+    /// How the coordinator notices that the freshness timeout has passed.
+    public enum FreshnessTimer: Sendable {
+        /// A task sleeps on the clock until the deadline (the daemon).
+        case task
+        /// Only when the next event comes, its time being past the deadline (a replay,
+        /// whose clock is the track's own and moves only with its records).
+        case nextEvent
+    }
+
+    /// A change the coordinator made, as ``receive(_:_:)`` reports it.
+    public enum Transition: Sendable, Hashable {
+        /// The status became this value, at this time: the event's (`now`), or for a timeout
+        /// the moment it passed. Only a change of its state or source counts, not a live
+        /// status's newer `lastFix` (each fix's).
+        case status(ProviderStatus, at: Date)
+        /// The current fix: a new one, or nil when the location became unknown.
+        case location(Location?)
+    }
 
     /// What the coordinator keeps between events.
     private struct Freshness: Sendable {
@@ -56,6 +80,8 @@ public final class LocationCoordinator: Sendable {
     ///     (`.connecting(.gpsd)` by default).
     ///   - freshnessTimeout: how long a fix stays current without a newer one (default 5 s).
     ///   - clock: measures the timeout.
+    ///   - timer: how the timeout is noticed: a task sleeping on `clock` (default), or
+    ///     only at the next event (for a clock that moves only with the events).
     ///   - now: the wall clock, for fixes that carry no time.
     ///   - logger: where status transitions are logged.
     public init(
@@ -64,6 +90,7 @@ public final class LocationCoordinator: Sendable {
             key: "providerStatus", initialValue: .connecting(.gpsd)),
         freshnessTimeout: Duration = .seconds(5),
         clock: any Clock<Duration> = ContinuousClock(),
+        timer: FreshnessTimer = .task,
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "locationd.freshness")
     ) {
@@ -72,6 +99,7 @@ public final class LocationCoordinator: Sendable {
         self.status = status
         self.freshnessTimeout = freshnessTimeout
         self.clock = clock
+        self.timer = timer
         elapsed = Self.stopwatch(clock)
         self.now = now
         self.logger = logger
@@ -86,39 +114,68 @@ public final class LocationCoordinator: Sendable {
 
     /// Applies one provider event (``run(_:)`` calls it for each).
     public func receive(_ event: ProviderEvent) {
+        receive(event) { _ in }
+    }
+
+    /// Applies one provider event and tells `observe`, in order, each change it made: a
+    /// timeout whose deadline had passed first, then the event's status and location.
+    ///
+    /// - Important: `observe` runs under the coordinator's lock: it must be quick and must
+    ///   not call the coordinator.
+    public func receive(_ event: ProviderEvent, _ observe: (Transition) -> Void) {
         switch event {
-        case .fix(let location): apply(.fix(location, receivedAt: now()), fix: location)
-        case .noFix: apply(.noFix)
-        case .connected: apply(.providerBack)
-        case .disconnected(let reason): apply(.providerLost(reason: reason))
+        case .fix(let location):
+            let received = now()
+            apply(.fix(location, receivedAt: received), at: received, fix: location, observe)
+        case .noFix: apply(.noFix, at: now(), observe)
+        case .connected: apply(.providerBack, at: now(), observe)
+        case .disconnected(let reason): apply(.providerLost(reason: reason), at: now(), observe)
         }
     }
 
     /// Shows a fix restored from disk in the status (`.restored`), before the
     /// source says anything; `deviceLocation` stays nil, since it is not current.
     public func restore(_ location: Location) {
-        apply(.restoredFix(location))
+        apply(.restoredFix(location), at: now()) { _ in }
     }
 
-    private func apply(_ event: FreshnessEvent, fix: Location? = nil) {
-        freshness.withLock { state in apply(event, fix: fix, to: &state) }
+    private func apply(
+        _ event: FreshnessEvent, at date: Date, fix: Location? = nil, _ observe: (Transition) -> Void
+    ) {
+        freshness.withLock { state in
+            let elapsed = elapsed()
+            if let deadline = state.deadline, elapsed > deadline {
+                // Passed before this event, whether or not the timer has run yet.
+                let passed = date.addingTimeInterval(-((elapsed - deadline) / .seconds(1)))
+                apply(.timeoutElapsed, at: passed, elapsed: elapsed, fix: nil, to: &state, observe)
+            }
+            apply(event, at: date, elapsed: elapsed, fix: fix, to: &state, observe)
+        }
     }
 
-    private func apply(_ event: FreshnessEvent, fix: Location?, to state: inout Freshness) {
+    private func apply(
+        _ event: FreshnessEvent, at date: Date, elapsed: Duration, fix: Location?, to state: inout Freshness,
+        _ observe: (Transition) -> Void
+    ) {
         let old = state.status
         let new = ProviderStatus.reduce(old, event)
         state.status = new
         // The status first, so that a listener told of a location change finds it current.
-        if new != old { status ~> new }
+        if new != old {
+            status ~> new
+            if new.name != old.name || new.source != old.source { observe(.status(new, at: date)) }
+        }
         if new.isLive {
             if let fix {
                 deviceLocation ~> fix
+                observe(.location(fix))
                 state.showsLocation = true
-                arm(&state)
+                arm(&state, elapsed: elapsed)
             }
         } else {
             if state.showsLocation {
                 deviceLocation ~> nil
+                observe(.location(nil))
                 state.showsLocation = false
             }
             state.deadline = nil
@@ -131,9 +188,9 @@ public final class LocationCoordinator: Sendable {
 
     /// Moves the freshness deadline to `freshnessTimeout` from now, and starts the
     /// timer task unless one is running.
-    private func arm(_ state: inout Freshness) {
-        state.deadline = elapsed() + freshnessTimeout
-        guard state.timerTask == nil else { return }
+    private func arm(_ state: inout Freshness, elapsed: Duration) {
+        state.deadline = elapsed + freshnessTimeout
+        guard timer == .task, state.timerTask == nil else { return }
         state.timer += 1
         let timer = state.timer
         // Sleeps until the deadline, and again while fixes keep moving it; ends once
@@ -151,9 +208,10 @@ public final class LocationCoordinator: Sendable {
     private func timeUntilDeadline(timer: Int) -> Duration? {
         freshness.withLock { state in
             guard state.timer == timer, let deadline = state.deadline else { return nil }
-            let remaining = deadline - elapsed()
+            let elapsed = elapsed()
+            let remaining = deadline - elapsed
             guard remaining > .zero else {
-                apply(.timeoutElapsed, fix: nil, to: &state)
+                apply(.timeoutElapsed, at: now(), elapsed: elapsed, fix: nil, to: &state) { _ in }
                 return nil
             }
             return remaining

@@ -25,3 +25,13 @@ public protocol LocationProvider: Sendable {
     /// Runs the source until it ends or the calling task is cancelled.
     func run(_ emit: @escaping @Sendable (ProviderEvent) -> Void) async throws
 }
+
+extension ProviderEvent {
+    /// A recorded fix or no-fix report as a provider reports it.
+    public init(_ report: FixReport) {
+        switch report {
+        case .fix(let location): self = .fix(location)
+        case .noFix(let time): self = .noFix(time)
+        }
+    }
+}

@@ -1,25 +1,42 @@
-/// A streaming decoder of one replay format: bytes in, chunk by chunk, events out.
+/// A streaming decoder of one replay format: bytes in, chunk by chunk, fixes and no-fix reports out.
 ///
 /// - Important: memory stays bounded whatever the input: a decoder keeps at most
 ///   one bounded line (or XML tag) between chunks.
 public protocol ReplayDecoding: Sendable {
-    /// Counts so far; for JSON and GPX a record (a line, a point) counts as a sentence.
-    var statistics: NMEAStatistics { get }
-    /// Decodes the next chunk; `emit` receives every event it completes, in order.
-    mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (ProviderEvent) -> Void)
+    /// Counts so far, in the format's terms.
+    var statistics: ReplayStatistics { get }
+    /// Decodes the next chunk; `emit` receives every report it completes, in order.
+    mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void)
     /// Ends the input: decodes what is left.
-    mutating func finish(_ emit: (ProviderEvent) -> Void)
+    mutating func finish(_ emit: (FixReport) -> Void)
 }
 
-extension NMEADecoder: ReplayDecoding {}
+/// The NMEA decoder as a replay decoder: its counts in the replay's terms.
+struct NMEAReplayDecoder: ReplayDecoding {
+    private var decoder: NMEADecoder
+
+    init(source: FixSource, device: String?) {
+        decoder = NMEADecoder(options: .init(source: source, device: device))
+    }
+
+    var statistics: ReplayStatistics { ReplayStatistics(decoder.statistics) }
+
+    mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void) {
+        decoder.decode(chunk, emit)
+    }
+
+    mutating func finish(_ emit: (FixReport) -> Void) {
+        decoder.finish(emit)
+    }
+}
 
 extension ReplayFormat {
-    /// A fresh decoder for this format, stamping fixes with `options`.
-    public func makeDecoder(options: NMEAEpochAssembler.Options) -> any ReplayDecoding {
+    /// A fresh decoder for this format, stamping each fix with `source` and `device`.
+    public func makeDecoder(source: FixSource = .replay, device: String? = nil) -> any ReplayDecoding {
         switch self {
-        case .nmea: NMEADecoder(options: options)
-        case .json: GPSDJSONDecoder(options: options)
-        case .gpx: GPXDecoder(options: options)
+        case .nmea: NMEAReplayDecoder(source: source, device: device)
+        case .json: GPSDJSONDecoder(source: source, device: device)
+        case .gpx: GPXDecoder(source: source, device: device)
         }
     }
 }

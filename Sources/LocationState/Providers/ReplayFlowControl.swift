@@ -36,9 +36,9 @@ public final class ReplayFlowControl: Sendable {
         park(until: limit / 2 + 1)
     }
 
-    /// Counts one change delivered; wakes the sender when it waits and there is room again.
-    public func release() {
-        let count = inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+    /// Counts `delivered` changes delivered; wakes the sender when it waits and there is room again.
+    public func release(_ delivered: Int = 1) {
+        let count = inFlight.wrappingSubtract(delivered, ordering: .sequentiallyConsistent).newValue
         let threshold = resumeAt.load(ordering: .sequentiallyConsistent)
         guard threshold >= 0, count <= threshold else { return }
         if resumeAt.compareExchange(expected: threshold, desired: -1, ordering: .sequentiallyConsistent).exchanged {

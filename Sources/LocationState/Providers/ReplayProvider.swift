@@ -16,17 +16,20 @@ public struct ReplayProvider: LocationProvider {
         public var speed: Double?
         /// Whether to start over at the end of the file.
         public var loop: Bool
-        /// How fixes are stamped (source, device, GPS week rollover floor).
-        public var stamping: NMEAEpochAssembler.Options
+        /// The `source` of every fix.
+        public var source: FixSource
+        /// The `device` of every fix that names none.
+        public var device: String?
 
         public init(
-            format: ReplayFormat? = nil, speed: Double? = 1, loop: Bool = false,
-            stamping: NMEAEpochAssembler.Options = .init(source: .replay)
+            format: ReplayFormat? = nil, speed: Double? = 1, loop: Bool = false, source: FixSource = .replay,
+            device: String? = nil
         ) {
             self.format = format
             self.speed = speed
             self.loop = loop
-            self.stamping = stamping
+            self.source = source
+            self.device = device
         }
     }
 
@@ -50,10 +53,10 @@ public struct ReplayProvider: LocationProvider {
     ///
     /// - Throws: ``LocationError`` when the file cannot be opened or read; `CancellationError`
     ///   when the task is cancelled while pacing.
-    public func replay(_ emit: (ProviderEvent) -> Void) async throws -> NMEAStatistics {
+    public func replay(_ emit: (ProviderEvent) -> Void) async throws -> ReplayStatistics {
         let file = try ReplayFile(path: path)
         emit(.connected)
-        var total = NMEAStatistics()
+        var total: ReplayStatistics?
         var pacer = Pacer(speed: options.speed)
         repeat {
             var format = options.format
@@ -64,13 +67,13 @@ public struct ReplayProvider: LocationProvider {
                 if decoder == nil {
                     let detected = format ?? ReplayFormat.detect(chunk.prefix(4096))
                     format = detected
-                    decoder = detected.makeDecoder(options: options.stamping)
+                    decoder = detected.makeDecoder(source: options.source, device: options.device)
                 }
                 done += Int64(chunk.count)
                 if options.speed == nil {
-                    decoder!.decode(chunk, emit)
+                    decoder!.decode(chunk) { emit(ProviderEvent($0)) }
                 } else {
-                    decoder!.decode(chunk) { pending.append($0) }
+                    decoder!.decode(chunk) { pending.append(ProviderEvent($0)) }
                 }
             }) {
                 progress?(done, file.size)
@@ -80,20 +83,21 @@ public struct ReplayProvider: LocationProvider {
             }
             if var finishing = decoder {
                 if options.speed == nil {
-                    finishing.finish(emit)
+                    finishing.finish { emit(ProviderEvent($0)) }
                 } else {
-                    finishing.finish { pending.append($0) }
+                    finishing.finish { pending.append(ProviderEvent($0)) }
                     for event in pending { try await pacer.wait(for: event); emit(event) }
                     pending.removeAll()
                 }
-                total.add(finishing.statistics)
+                if total == nil { total = finishing.statistics } else { total!.add(finishing.statistics) }
             }
             if options.loop {
                 try Task.checkCancellation()
                 try file.rewind()
             }
-        } while options.loop && total.sentences > 0
-        return total
+        } while options.loop && (total?.records ?? 0) > 0
+        // An empty file is read as the format it would have been detected as.
+        return total ?? (options.format ?? .nmea).makeDecoder().statistics
     }
 
     /// Sleeps until each fix is due: recorded time since the first fix, divided by the speed.
@@ -123,21 +127,5 @@ public struct ReplayProvider: LocationProvider {
             }
             try await clock.sleep(until: origin.wall.advanced(by: .seconds(offset)), tolerance: .milliseconds(5))
         }
-    }
-}
-
-extension NMEAStatistics {
-    /// Adds another run's counts to these (for `--loop`).
-    public mutating func add(_ other: NMEAStatistics) {
-        sentences += other.sentences
-        fixes += other.fixes
-        badChecksums += other.badChecksums
-        unknownSentences += other.unknownSentences
-        malformedSentences += other.malformedSentences
-        droppedLines += other.droppedLines
-        comments += other.comments
-        skippedWaypoints += other.skippedWaypoints
-        skippedRoutePoints += other.skippedRoutePoints
-        stopReason = stopReason ?? other.stopReason
     }
 }
