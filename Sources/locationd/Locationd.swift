@@ -32,6 +32,10 @@ enum Main {
         sigemptyset(&signals)
         for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, number) }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        // A write past a file size limit (`ulimit -f`, systemd's LimitFSIZE=) then fails
+        // with EFBIG, which the stores report like a full disk, instead of killing the
+        // daemon mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` is on the main actor, whose thread waits here.
         Task.detached {

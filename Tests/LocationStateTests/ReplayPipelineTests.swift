@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import LocationState
@@ -18,7 +17,7 @@ struct ReplayPipelineTests {
     static func changes(
         _ events: [ProviderEvent], batchSize: Int = 1024, timeout: Duration = .seconds(5)
     ) -> [LocationCoordinator.Transition] {
-        let received = Mutex<[LocationCoordinator.Transition]>([])
+        let received = Locked<[LocationCoordinator.Transition]>([])
         let pipeline = ReplayPipeline(batchSize: batchSize, freshnessTimeout: timeout, start: t0) { change in
             received.withLock { $0.append(change) }
         }

@@ -82,6 +82,20 @@ import Testing
         #expect(configuration.socketPath == "/run/l.sock")
     }
 
+    @Test func aHashStartsACommentOnlyAtTheStartOrAfterWhiteSpace() throws {
+        var configuration = DaemonConfiguration(dataDirectory: "/d")
+        try configuration.apply(
+            file: "#zooms = 3\nsocket = /run/l#1.sock # the socket\nzooms = 12\t# tabs too\n", path: "l.conf")
+        #expect(configuration.socketPath == "/run/l#1.sock")
+        #expect(configuration.zooms == [12])
+        // A wildcard topic is refused for what it is, not cut to `owntracks/`.
+        #expect {
+            try configuration.apply(file: "mqtt = mqtt://broker\nmqtt-topic = owntracks/#\n", path: "m.conf")
+        } throws: { error in
+            (error as? LocationError)?.message.contains("#") == true
+        }
+    }
+
     @Test(arguments: [
         ("zooms = 12\nzooms = 14", "l.conf:2: 'zooms' is already set on line 1"),
         ("data-dir =", "l.conf:1: data-dir needs a value"),

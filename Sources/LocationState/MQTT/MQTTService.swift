@@ -34,7 +34,7 @@ public struct MQTTService: Service {
         let statusObservation = status.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
             publisher.publish(status: $0.new)
         }
-        let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all) {
+        let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
             publisher.publish(fix: $0.new)
         }
         let waypoints = regions?.reloads.observe(on: publisher.queue, policy: .latest, sendingCurrentValue: true) {

@@ -117,6 +117,18 @@ struct DaemonConfiguration: Equatable, Sendable {
         return "'\(value.prefix(limit))…' (\(value.utf8.count) bytes)"
     }
 
+    /// The line up to its comment: `#` starts one at the line's start or after white
+    /// space, as in a shell, so that a value may hold `#` (`mqtt-topic = owntracks/#` is
+    /// then refused for its wildcard instead of silently becoming `owntracks/`).
+    static func withoutComment(_ line: Substring) -> Substring {
+        var previous: Character = " "
+        for index in line.indices {
+            if line[index] == "#" && (previous == " " || previous == "\t") { return line[..<index] }
+            previous = line[index]
+        }
+        return line
+    }
+
     /// Applies a configuration file's text: UTF-8, with or without a byte order mark,
     /// lines ending in LF or CRLF. A key set twice is an error, not a silent override.
     mutating func apply(file text: String, path: String) throws(LocationError) {
@@ -129,7 +141,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         {
             var scalars = rawLine
             if scalars.last == "\r" { scalars = scalars.dropLast() }
-            let line = Substring(scalars).prefix(while: { $0 != "#" }).trimmingCharacters(in: .whitespaces)
+            let line = Self.withoutComment(Substring(scalars)).trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
             let origin = "\(path):\(number + 1)"
             guard let equals = line.firstIndex(of: "=") else {

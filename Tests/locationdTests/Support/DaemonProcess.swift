@@ -18,20 +18,16 @@ final class DaemonProcess: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
-    ///   - launcher: a program and its arguments that `exec`s the daemon's binary and
-    ///     arguments (appended), keeping the pid: `/bin/sh -c 'trap "" XFSZ; exec "$0" "$@"'`.
     init(
-        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true,
-        launcher: [String] = []
+        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true
     ) async throws {
         self.dataDirectory = dataDirectory
         self.socketPath = socketPath ?? dataDirectory + "/control.sock"
         errorLog = dataDirectory + ".stderr"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? locationdBinary()
+        process.executableURL = locationdBinary()
         process.arguments =
-            Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [locationdBinary().path])
-            + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
+            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
             + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)
