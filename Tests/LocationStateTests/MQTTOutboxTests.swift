@@ -68,6 +68,53 @@ import Testing
         }
     }
 
+    /// The newest messages are handed over from memory; what they give must be what the
+    /// file gives, for every starting point, across removals and drops by the count bound.
+    @Test func messagesFromMemoryAreThoseOfTheFile() throws {
+        try withTemporaryDirectory { path in
+            let directory = URL(fileURLWithPath: path)
+            let bounds = MQTTOutbox.Bounds(maximumMessages: 400, maximumAge: 86_400)
+            let outbox = try MQTTOutbox(directory: directory, bounds: bounds, now: Self.start)
+            var random = SplitMix64(seed: 11)
+            for index in 0..<700 {
+                try outbox.append(
+                    topic: "t/\(index)", payload: Array("\(index)".utf8), retain: false,
+                    at: Self.start.addingTimeInterval(Double(index)))
+                if random.next() % 7 == 0 {
+                    let oldest = try outbox.messages(after: nil, limit: 3)
+                    try outbox.remove(oldest.map(\.id))
+                }
+                guard index % 50 == 49 else { continue }
+                let file = try MQTTOutbox(directory: directory, bounds: bounds, now: Self.start)
+                let all = try file.messages(after: nil, limit: 1000)
+                #expect(all.count == outbox.count)
+                for start in [nil] + all.map(\.id) + [all.last!.id - 300, all.first!.id - 1] {
+                    let limit = Int(random.next() % 120) + 1
+                    #expect(
+                        try outbox.messages(after: start, limit: limit).map(\.id)
+                            == file.messages(after: start, limit: limit).map(\.id), "after \(String(describing: start))")
+                }
+            }
+        }
+    }
+
+    /// The age bound is applied at most once a minute while appending, and then fully.
+    @Test func theAgeBoundIsAppliedAtMostOnceAMinute() throws {
+        try withTemporaryDirectory { path in
+            let bounds = MQTTOutbox.Bounds(maximumMessages: 100, maximumAge: 10)
+            let outbox = try MQTTOutbox(directory: URL(fileURLWithPath: path), bounds: bounds, now: Self.start)
+            for second in 0..<30 {
+                try outbox.append(
+                    topic: "t/\(second)", payload: [], retain: false, at: Self.start.addingTimeInterval(Double(second)))
+            }
+            #expect(outbox.count == 30)  // applied at the start only
+            try outbox.append(topic: "t/61", payload: [], retain: false, at: Self.start.addingTimeInterval(61))
+            #expect(try outbox.messages(after: nil, limit: 100).map(\.topic) == ["t/61"])
+            #expect(outbox.count == 1)
+            #expect(outbox.dropped == 30)
+        }
+    }
+
     @Test func aCorruptFileIsMovedAsideWithOneLine() throws {
         try withTemporaryDirectory { path in
             let file = path + "/" + MQTTOutbox.fileName

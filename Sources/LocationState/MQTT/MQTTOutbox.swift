@@ -57,6 +57,16 @@ public final class MQTTOutbox {
     /// Messages dropped by the bounds since the outbox was opened.
     public private(set) var dropped = 0
     private var droppingLogged = false
+    /// The newest messages appended, consecutive, oldest first (at most ``tailLimit``):
+    /// ``messages(after:limit:)`` hands them over from memory when they are all that
+    /// follows, so a message sent as it comes costs one write and no read.
+    private var tail: [Message] = []
+    private static let tailLimit = 256
+    /// When the messages older than the maximum age were last deleted; see ``ageCheckInterval``.
+    private var agedOutAt = Date.distantPast
+    /// The age bound is applied at most this often (seconds): a message may outlive it
+    /// by that much, and an append costs no second statement.
+    static let ageCheckInterval = 60.0
 
     /// Opens the outbox in `directory`, creating it (and the directory) when missing.
     ///
@@ -126,23 +136,34 @@ public final class MQTTOutbox {
     /// throws (a full disk), nothing changed.
     public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError) {
         let (excess, bounds) = (count + 1 - bounds.maximumMessages, bounds)
-        let removed: Int
+        let checkAge = now.timeIntervalSince(agedOutAt) >= Self.ageCheckInterval || now < agedOutAt
+        let (id, removed): (Int64, Int)
         do {
-            removed = try queue.write { db in
+            (id, removed) = try queue.write { db in
                 try db.execute(
                     sql: "INSERT INTO message (topic, payload, retain, createdAt) VALUES (?, ?, ?, ?)",
                     arguments: [topic, Data(payload), retain, now.timeIntervalSince1970])
-                return try Self.trim(db, excess: excess, now: now, bounds: bounds)
+                let id = db.lastInsertedRowID
+                return (id, try Self.trim(db, excess: excess, now: checkAge ? now : nil, bounds: bounds))
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
+        if checkAge { agedOutAt = now }
         count += 1
         noteDropped(removed)
+        if let last = tail.last, last.id + 1 != id { tail.removeAll() }
+        if tail.count == Self.tailLimit { tail.removeFirst(Self.tailLimit / 2) }
+        tail.append(Message(id: id, topic: topic, payload: payload, retain: retain, createdAt: now))
     }
 
     /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.
     public func messages(after id: Int64?, limit: Int) throws(LocationError) -> [Message] {
+        // Every message after `id` is in the tail when the tail starts at or before id + 1:
+        // the tail holds every message appended since its first, and ids only grow.
+        if let id, let first = tail.first, first.id <= id + 1 {
+            return Array(tail.drop { $0.id <= id }.prefix(limit))
+        }
         do {
             return try queue.read { db in
                 try Row.fetchAll(
@@ -190,14 +211,16 @@ public final class MQTTOutbox {
             removed = try queue.write { db in
                 try Self.trim(db, excess: excess, now: now, bounds: bounds)
             }
+            agedOutAt = now
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
         noteDropped(removed)
     }
 
-    /// Deletes the `excess` oldest messages and those older than the maximum age; returns how many.
-    private static func trim(_ db: Database, excess: Int, now: Date, bounds: Bounds) throws -> Int {
+    /// Deletes the `excess` oldest messages and, unless `now` is nil, those older than the
+    /// maximum age; returns how many.
+    private static func trim(_ db: Database, excess: Int, now: Date?, bounds: Bounds) throws -> Int {
         var removed = 0
         if excess > 0 {
             try db.execute(
@@ -205,6 +228,7 @@ public final class MQTTOutbox {
                 arguments: [excess])
             removed += db.changesCount
         }
+        guard let now else { return removed }
         try db.execute(
             sql: "DELETE FROM message WHERE createdAt < ?", arguments: [now.timeIntervalSince1970 - bounds.maximumAge])
         return removed + db.changesCount
@@ -213,6 +237,8 @@ public final class MQTTOutbox {
     /// Counts messages the bounds dropped, and logs the first of an episode.
     private func noteDropped(_ removed: Int) {
         guard removed > 0 else { return }
+        // Which messages went is not known here: the tail may no longer be what follows.
+        tail.removeAll()
         count -= removed
         dropped += removed
         guard !droppingLogged else { return }

@@ -221,18 +221,30 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func didAcknowledge(_ mid: Int32) {
         guard let row = inFlight.removeValue(forKey: mid) else { return }
         acknowledged.append(row)
-        // Removes the acknowledged rows in one transaction once the queue is idle:
-        // a backlog costs one transaction per batch of PUBACKs, not one per message.
-        if !removalScheduled {
-            removalScheduled = true
-            queue.async { self.removeAcknowledged() }
+        // The acknowledged rows go in one transaction a second (sooner for a large batch
+        // or a waiting drain): at 10 Hz that is one write for ten PUBACKs, not ten. Rows
+        // acknowledged but not yet removed when the daemon is killed are sent again at
+        // the next start, which QoS 1 allows (at least once).
+        if acknowledged.count >= Self.removalBatch || !drained.isEmpty {
+            removeAcknowledged()
+        } else {
+            if !removalScheduled {
+                removalScheduled = true
+                queue.asyncAfter(deadline: .now() + Self.removalDelay) { self.removeAcknowledged() }
+            }
+            pump()
         }
     }
+
+    /// Acknowledged rows removed together, at most; and the longest they wait for removal.
+    private static let removalBatch = 1000
+    private static let removalDelay = DispatchTimeInterval.seconds(1)
 
     /// Removes the acknowledged rows; when that fails (a full disk) they stay listed and
     /// are removed on a later try (sent again first after a reconnection: QoS 1 allows it).
     private func removeAcknowledged() {
         removalScheduled = false
+        guard !acknowledged.isEmpty else { return pump() }
         do {
             try outbox.remove(acknowledged)
             acknowledged.removeAll()
@@ -306,14 +318,17 @@ public final class MQTTPublisher: @unchecked Sendable {
                 lastHandedOver = message.id
             }
         }
-        if outbox.count == 0 && inFlight.isEmpty {
+        if outbox.count == acknowledged.count && inFlight.isEmpty {
+            if !acknowledged.isEmpty && !drained.isEmpty && !storageFailing { return removeAcknowledged() }
+            guard outbox.count == 0 else { return }
             for waiter in drained { waiter.resume() }
             drained.removeAll()
         }
     }
 
     private func updateSnapshot() {
-        let snapshot = Snapshot(connected: connected, queued: outbox.count, dropped: outbox.dropped + unstored)
+        let snapshot = Snapshot(
+            connected: connected, queued: outbox.count - acknowledged.count, dropped: outbox.dropped + unstored)
         state.withLock { $0 = snapshot }
     }
 
@@ -335,6 +350,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                             continuation.resume()
                         } else {
                             self.drained.append(continuation)
+                            self.pump()
                         }
                     }
                 }

@@ -13,9 +13,9 @@ extension ProviderStatus {
             out.literal(#"{"class":"STATUS","time":""#)
             out.iso8601(time)
             out.literal(#"","source":"#)
-            Location.writeJSONString(source.rawValue, to: &out)
+            out.jsonString(source.rawValue)
             out.literal(#","state":"#)
-            Location.writeJSONString(name, to: &out)
+            out.jsonString(name)
             out.literal(isConnected ? #","connected":true"# : #","connected":false"#)
             if let lastFix {
                 out.literal(#","lastFix":""#)
@@ -24,7 +24,7 @@ extension ProviderStatus {
             }
             if let reason {
                 out.literal(#","reason":"#)
-                Location.writeJSONString(reason, to: &out)
+                out.jsonString(reason)
             }
             out.byte(UInt8(ascii: "}"))
         }
