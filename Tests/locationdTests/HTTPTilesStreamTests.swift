@@ -6,7 +6,7 @@ import Testing
 /// `locationd tiles` for the same zoom and format, without the daemon holding the list.
 @Suite(.timeLimit(.minutes(4)))
 struct HTTPTilesStreamTests {
-    /// A data directory whose tile log holds 202,500 tiles at zoom 17 (a 450 x 450
+    /// A data directory whose tile log holds 90,000 tiles at zoom 17 (a 300 x 300
     /// block) and 2,500 at zoom 14.
     static func largeTileLog(in directory: borrowing TemporaryDirectory) throws -> String {
         let data = directory.path + "/data"
@@ -14,7 +14,7 @@ struct HTTPTilesStreamTests {
             at: URL(fileURLWithPath: data).appendingPathComponent(TileDatabase.fileName))
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var records: [TileRecord] = []
-        for (zoom, origin, side) in [(17, (70_200, 42_800), 450), (14, (8_790, 5_360), 50)] {
+        for (zoom, origin, side) in [(17, (70_200, 42_800), 300), (14, (8_790, 5_360), 50)] {
             for x in 0..<side {
                 for y in 0..<side {
                     let seen = start.addingTimeInterval(Double(x * side + y))
@@ -56,10 +56,10 @@ struct HTTPTilesStreamTests {
             #expect(answer.body == cli.stdout, "\(query): \(answer.body.utf8.count) bytes, the CLI \(cli.stdout.utf8.count)")
             largest = max(largest, answer.body.utf8.count)
         }
-        // The answers are what the log holds (the zoom-17 GeoJSON is some 70 MB) …
-        #expect(largest > 50_000_000, "\(largest)")
+        // The answers are what the log holds (the zoom-17 GeoJSON is some 30 MB) …
+        #expect(largest > 25_000_000, "\(largest)")
         let csv = try await client.get("/api/v1/tiles?format=csv")
-        #expect(csv.body.split(separator: "\n").count == 1 + 202_500 + 2_500)
+        #expect(csv.body.split(separator: "\n").count == 1 + 90_000 + 2_500)
         // … and the daemon never held one whole: its peak resident memory grew by far less.
         let growth = try Self.peakResidentBytes(daemon.process.processIdentifier) - peakBefore
         #expect(growth < largest / 4, "the daemon's peak resident memory grew by \(growth) bytes")
