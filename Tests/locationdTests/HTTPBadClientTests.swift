@@ -167,4 +167,28 @@ struct HTTPBadClientTests {
         #expect(try await client.get("/api/v1/status").status == 200)
         #expect(try await daemon.stop().status == 0)
     }
+
+    /// What of "a page left open for a day" a test can wait for: an event stream stays
+    /// open past the 30 s idle timeout (which closes idle connections, not streams) and
+    /// goes on delivering every fix in order; the page's own memory is bounded by its
+    /// code (3,000 track points, 256 basemap tiles), not tested here.
+    @Test func anEventStreamOutlivesTheIdleTimeoutWithEveryFix() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let (status, stream) = try await HTTPTestClient(port: try await daemon.httpPort()).open("/api/v1/events")
+        #expect(status == 200)
+        let opened = Date()
+        var times: [String] = []
+        while Date().timeIntervalSince(opened) < 45 {
+            let event = try #require(await readEvent(stream), "the event stream ended after \(Date().timeIntervalSince(opened)) s")
+            guard event.event == "fix" else { continue }
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
+            if let time = object["time"] as? String { times.append(time) }
+        }
+        // The simulator gives a fix a second: some 45, each later than the one before.
+        #expect(times.count >= 30, "\(times.count) fixes in 45 s")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        #expect(try await daemon.stop().status == 0)
+    }
 }
