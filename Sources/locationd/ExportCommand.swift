@@ -24,7 +24,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 UTC time).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 UTC time).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 UTC time).", valueName: "date"))
     var to: String?
 
     @Option(

@@ -45,7 +45,8 @@ struct ExportCommandTests {
             let written = try await runLocationd(["export", "--data-dir", data, "--output", file] + arguments)
             #expect(written.status == 0 && written.stdout.isEmpty, "\(written.stderr)")
             #expect(try String(contentsOfFile: file, encoding: .utf8) == answer.body)
-            let lint = try await runProgram("/usr/bin/xmllint", ["--noout", "--schema", HTTPAPITests.schema.path, file])
+            let lint = try await runProgram(
+                "/usr/bin/xmllint", ["--noout", "--schema", HTTPAPITests.schema.path, file])
             #expect(lint.status == 0, "\(arguments): \(lint.stderr)")
         }
         // What the cases hold: the walk's 300 points, the fix loss as two segments, none in 2001.

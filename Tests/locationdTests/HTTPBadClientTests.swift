@@ -111,15 +111,23 @@ struct HTTPBadClientTests {
             }
             // An event stream stays open, holding its place, until all are done.
             Self.pump(connections, until: \.isDone)
-            let streams = connections.enumerated().filter { $0.offset % 5 == 0 }.map { ($0.element.status, $0.element.received.count) }
+            let streams = connections.enumerated().filter { $0.offset % 5 == 0 }.map {
+                ($0.element.status, $0.element.received.count)
+            }
             let answers = connections.enumerated().filter { $0.offset % 5 != 0 }.map {
-                ($0.element.status, String(decoding: $0.element.received, as: UTF8.self)  + ($0.element.error == 0 ? "" : " errno \($0.element.error)"))
+                (
+                    $0.element.status,
+                    String(decoding: $0.element.received, as: UTF8.self)
+                        + ($0.element.error == 0 ? "" : " errno \($0.element.error)")
+                )
             }
             return (answers, streams)
         }
         // Every request for the fix was answered whole; the streams beyond the bound got a 503
         // with a one-line reason.
-        #expect(answers.allSatisfy { $0.0 == 200 && $0.1.contains(#""class":"TPV""#) }, "\(answers.filter { $0.0 != 200 }.count) not 200: \(answers.filter { $0.0 != 200 }.prefix(3))")
+        #expect(
+            answers.allSatisfy { $0.0 == 200 && $0.1.contains(#""class":"TPV""#) },
+            "\(answers.filter { $0.0 != 200 }.count) not 200: \(answers.filter { $0.0 != 200 }.prefix(3))")
         let streamStatuses = streams.map { $0.0 ?? -1 }
         #expect(streamStatuses.filter { $0 == 200 }.count == 128, "\(streamStatuses)")
         #expect(streamStatuses.filter { $0 == 503 }.count == 200 - 128, "\(streamStatuses)")
@@ -181,7 +189,8 @@ struct HTTPBadClientTests {
         let opened = Date()
         var times: [String] = []
         while Date().timeIntervalSince(opened) < 45 {
-            let event = try #require(await readEvent(stream), "the event stream ended after \(Date().timeIntervalSince(opened)) s")
+            let event = try #require(
+                await readEvent(stream), "the event stream ended after \(Date().timeIntervalSince(opened)) s")
             guard event.event == "fix" else { continue }
             let object = try #require(try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
             if let time = object["time"] as? String { times.append(time) }

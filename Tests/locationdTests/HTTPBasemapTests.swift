@@ -100,7 +100,9 @@ struct HTTPBasemapTests {
         let page = try await HTTPTestClient(port: port).get("/")
         let policy = try #require(page.headers["content-security-policy"])
         #expect(policy.contains("img-src 'self' data: http://127.0.0.1:\(tiles.port);"), "\(policy)")
-        #expect(page.body.contains(#"data-basemap="http://127.0.0.1:\#(tiles.port)/tiles/{z}/{x}/{y}.png?style=dark&amp;v=2""#))
+        #expect(
+            page.body.contains(
+                #"data-basemap="http://127.0.0.1:\#(tiles.port)/tiles/{z}/{x}/{y}.png?style=dark&amp;v=2""#))
         _ = try await HTTPAPITests.liveFix(HTTPTestClient(port: port))
         try await browser.open("http://127.0.0.1:\(port)/")
         try await browser.waitFor(
@@ -109,8 +111,9 @@ struct HTTPBasemapTests {
         #expect(!asked.isEmpty)
         #expect(
             asked.allSatisfy { $0.wholeMatch(of: /\/tiles\/\d+\/\d+\/\d+\.png\?style=dark&v=2/) != nil }, "\(asked)")
-        #expect(try await browser.run(#"return document.getElementById("basemapHost").textContent"#) as? String
-            == "basemap: 127.0.0.1:\(tiles.port)")
+        #expect(
+            try await browser.run(#"return document.getElementById("basemapHost").textContent"#) as? String
+                == "basemap: 127.0.0.1:\(tiles.port)")
         #expect(try await daemon.stop().status == 0)
 
         // Without: the page draws its own layers and asks the tile server for nothing.
@@ -125,7 +128,9 @@ struct HTTPBasemapTests {
         try await browser.open("http://127.0.0.1:\(otherPort)/")
         try await browser.waitFor(
             "the map drawn around the fix", #"return document.getElementById("map").dataset.trackPoints !== undefined"#)
-        #expect(try await browser.run(#"return document.getElementById("map").dataset.basemapTiles === undefined"#) as? Bool == true)
+        #expect(
+            try await browser.run(#"return document.getElementById("map").dataset.basemapTiles === undefined"#) as? Bool
+                == true)
         #expect(tiles.requested.count == before, "\(tiles.requested.dropFirst(before))")
         await browser.quit()
         #expect(try await other.stop().status == 0)

@@ -67,7 +67,9 @@ func httpEventsBenchmark() async throws {
     print(
         "window: \(Int(elapsed)) s at 10 Hz, \(clientCount) event streams; fixes in the common window: \(union.count) "
             + "(\(from) to \(to)), holes in the union (fixes no client got): \(sourceHoles)")
-    print("clients: gaps \(gaps) (in \(clientsWithGaps) clients), out of order \(outOfOrder), dropped \(clients.filter(\.ended).count)")
+    print(
+        "clients: gaps \(gaps) (in \(clientsWithGaps) clients), out of order \(outOfOrder), dropped \(clients.filter(\.ended).count)"
+    )
     print(
         String(
             format: "locationd: RSS %.1f MiB (peak %.1f MiB), CPU %.2f s in the window (%.1f%%)",

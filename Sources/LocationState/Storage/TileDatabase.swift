@@ -172,7 +172,8 @@ public struct TileDatabase: Sendable {
                 if let zoom {
                     try Row.fetchCursor(
                         db,
-                        sql: "SELECT * FROM tile WHERE zoom = ? AND (zoom, x, y) > (?, ?, ?) ORDER BY zoom, x, y LIMIT ?",
+                        sql:
+                            "SELECT * FROM tile WHERE zoom = ? AND (zoom, x, y) > (?, ?, ?) ORDER BY zoom, x, y LIMIT ?",
                         arguments: [zoom, start[0], start[1], start[2], limit])
                 } else {
                     try Row.fetchCursor(
