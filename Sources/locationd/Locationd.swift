@@ -10,7 +10,8 @@ struct Locationd: AsyncParsableCommand {
         commandName: "locationd",
         abstract: "A location service for Linux, built on gpsd.",
         subcommands: [
-            RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, RegionsCommand.self,
+            RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ExportCommand.self,
+            RegionsCommand.self,
         ]
     )
 }

@@ -15,42 +15,40 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
     /// come from its cursor: memory stays flat whatever the size of the log. The
     /// output ends in a newline (empty for no records in txt).
     func write(_ database: TileDatabase, zoom: Int?, to output: BufferedOutput) throws(LocationError) {
-        try write(database, zoom: zoom) { output.write($0) }
-    }
-
-    /// The tiles of `database` as one text, for an HTTP answer.
-    func render(_ database: TileDatabase, zoom: Int?) throws(LocationError) -> String {
-        var text = ""
-        try write(database, zoom: zoom) { text += $0 }
-        return text
-    }
-
-    /// Hands the export to `output` piece by piece, in order.
-    private func write(
-        _ database: TileDatabase, zoom: Int?, to output: (String) -> Void
-    ) throws(LocationError) {
-        var count = 0
-        switch self {
-        case .txt: break
-        case .csv: output("zoom,x,y,first_seen,last_seen,visits\n")
-        case .geojson: output("{\"type\":\"FeatureCollection\",\"features\":[\n")
-        }
+        output.write(header)
+        var first = true
         try database.forEachTile(zoom: zoom) { record in
-            let tile = record.tile
-            switch self {
-            case .txt:
-                output("\(tile)\n")
-            case .csv:
-                output(
-                    "\(tile.zoom),\(tile.x),\(tile.y),\(UTCCalendar.iso8601(record.firstSeen)),"
-                        + "\(UTCCalendar.iso8601(record.lastSeen)),\(record.visits)\n")
-            case .geojson:
-                output((count > 0 ? ",\n" : "") + feature(record))
-            }
-            count += 1
+            output.write(entry(record, first: first))
+            first = false
         }
-        if self == .geojson { output("\n]}\n") }
+        output.write(footer)
     }
+
+    /// What comes before the first tile.
+    var header: String {
+        switch self {
+        case .txt: ""
+        case .csv: "zoom,x,y,first_seen,last_seen,visits\n"
+        case .geojson: "{\"type\":\"FeatureCollection\",\"features\":[\n"
+        }
+    }
+
+    /// One tile; `first` for the first one of the list (GeoJSON separates the others with a comma).
+    func entry(_ record: TileRecord, first: Bool) -> String {
+        let tile = record.tile
+        return switch self {
+        case .txt:
+            "\(tile)\n"
+        case .csv:
+            "\(tile.zoom),\(tile.x),\(tile.y),\(UTCCalendar.iso8601(record.firstSeen)),"
+                + "\(UTCCalendar.iso8601(record.lastSeen)),\(record.visits)\n"
+        case .geojson:
+            (first ? "" : ",\n") + feature(record)
+        }
+    }
+
+    /// What comes after the last tile.
+    var footer: String { self == .geojson ? "\n]}\n" : "" }
 
     /// One tile as a GeoJSON Feature: its square as a polygon, counter-clockwise as RFC 7946 asks.
     private func feature(_ record: TileRecord) -> String {
@@ -86,3 +84,4 @@ enum TileStatistics {
         return lines.joined()
     }
 }
+

@@ -7,7 +7,13 @@ import Foundation
 /// (its answer is live and changes every second). nginx runs with a configuration of
 /// its own in a temporary directory, `worker_processes auto` and no access log, on a
 /// free loopback port, and is stopped at the end. One run each, one after the other.
+/// Then ``httpEventsBenchmark()``: 100 event streams at 10 Hz.
 func httpBenchmark() async throws {
+    try await httpRequestsBenchmark()
+    try await httpEventsBenchmark()
+}
+
+private func httpRequestsBenchmark() async throws {
     let ourPort = try freeLoopbackPort()
     let rig = try GPSDRig(name: "http", epochs: 3600, rate: 1, daemonArguments: ["--http", "127.0.0.1:\(ourPort)"])
     defer { rig.stop() }

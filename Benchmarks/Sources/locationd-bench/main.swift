@@ -8,6 +8,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "last": lastBenchmark,
     "daemon": daemonBenchmark,
     "http": httpBenchmark,
+    "http-events": httpEventsBenchmark,
     "latency": latency,
     "mqtt": mqttBenchmark,
     "replay": replayBenchmark,

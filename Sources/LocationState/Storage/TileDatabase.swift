@@ -157,6 +157,35 @@ public struct TileDatabase: Sendable {
         }
     }
 
+    /// One page of the tile list: up to `limit` tiles that come after `tile` in the
+    /// table's order (zoom, x, y), at one zoom or at every zoom when `zoom` is `nil`.
+    ///
+    /// Reading a long list page by page, each page after the last tile of the one
+    /// before, gives the same tiles in the same order as ``forEachTile(zoom:_:)`` on a
+    /// log that does not change meanwhile, and holds no read transaction open between
+    /// pages (a slow reader never keeps the write-ahead log from being checkpointed).
+    public func tiles(zoom: Int?, after tile: Tile?, limit: Int) throws(LocationError) -> [TileRecord] {
+        let start: [Int] = tile.map { [$0.zoom, $0.x, $0.y] } ?? [-1, -1, -1]
+        return try read { db in
+            let rows =
+                if let zoom {
+                    try Row.fetchCursor(
+                        db,
+                        sql:
+                            "SELECT * FROM tile WHERE zoom = ? AND (zoom, x, y) > (?, ?, ?) ORDER BY zoom, x, y LIMIT ?",
+                        arguments: [zoom, start[0], start[1], start[2], limit])
+                } else {
+                    try Row.fetchCursor(
+                        db, sql: "SELECT * FROM tile WHERE (zoom, x, y) > (?, ?, ?) ORDER BY zoom, x, y LIMIT ?",
+                        arguments: [start[0], start[1], start[2], limit])
+                }
+            var records: [TileRecord] = []
+            records.reserveCapacity(limit)
+            while let row = try rows.next() { records.append(try Self.record(row, path: url.path)) }
+            return records
+        }
+    }
+
     /// Per zoom present in the log: the number of tiles, the visits, the first and
     /// last sighting; ordered by zoom.
     public func summaries() throws(LocationError) -> [TileZoomSummary] {

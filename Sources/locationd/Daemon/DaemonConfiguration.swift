@@ -7,7 +7,7 @@ import Logging
 /// The file is plain `key = value` lines, `#` starts a comment, keys are the long
 /// flag names of `locationd run` (`source`, `gpsd`, `data-dir`, `socket`, `zooms`,
 /// `freshness-timeout`, `log-level`, `record`, and
-/// ``HTTPConfiguration``'s `http`, `http-token-file`). Every layer goes through
+/// ``HTTPConfiguration``'s `http`, `http-token-file`, `http-basemap`). Every layer goes through
 /// ``apply(key:value:origin:)``, so a value means the same and is checked the same
 /// wherever it comes from; ``DaemonConfigurationSource`` stacks the layers.
 struct DaemonConfiguration: Equatable, Sendable {
@@ -34,7 +34,7 @@ struct DaemonConfiguration: Equatable, Sendable {
     var record = false
     /// Region monitoring: the region file, hooks, dwell (its own keys).
     var regions = RegionConfiguration()
-    /// The HTTP server (`http`, `http-token-file`).
+    /// The HTTP server (`http`, `http-token-file`, `http-basemap`).
     var http = HTTPConfiguration()
     var mqtt = MQTTConfiguration()
 

@@ -1,7 +1,8 @@
 import Foundation
 import LocationState
 
-/// The HTTP server's settings: `http = HOST:PORT | off` and `http-token-file = PATH`.
+/// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH` and
+/// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default).
 ///
 /// The server listens on loopback by default (``defaultPort``, 8947: clear of gpsd's
 /// 2947 and its DGPSIP 2948, and of the usual 8000/8080/8443). Any other address
@@ -18,6 +19,8 @@ struct HTTPConfiguration: Equatable, Sendable {
     var port = defaultPort
     /// The file that holds the bearer token.
     var tokenFile: String?
+    /// The basemap's tile URL template, checked by ``basemapOrigin(of:)``: `nil` draws none.
+    var basemap: String?
 
     /// Whether `host` is a loopback address or name, which is served without a token.
     var isLoopback: Bool {
@@ -40,6 +43,17 @@ struct HTTPConfiguration: Equatable, Sendable {
             (enabled, host, port) = (true, address.host == "localhost" ? "127.0.0.1" : address.host, address.port)
         case "http-token-file":
             tokenFile = value
+        case "http-basemap":
+            if value == "off" {
+                basemap = nil
+                return true
+            }
+            guard Self.basemapOrigin(of: value) != nil else {
+                throw .usage(
+                    "\(origin): http-basemap must be an http or https URL with {z}, {x} and {y}, such as https://tile.example.org/{z}/{x}/{y}.png, not \(DaemonConfiguration.shown(value))"
+                )
+            }
+            basemap = value
         default:
             return false
         }
@@ -51,7 +65,25 @@ struct HTTPConfiguration: Equatable, Sendable {
         var keys: [String] = []
         if (enabled, host, port) != (other.enabled, other.host, other.port) { keys.append("http") }
         if tokenFile != other.tokenFile { keys.append("http-token-file") }
+        if basemap != other.basemap { keys.append("http-basemap") }
         return keys
+    }
+
+    /// The origin (`https://host[:port]`) of a basemap URL template, which the page's
+    /// Content-Security-Policy allows images from; `nil` when `template` is not an `http`
+    /// or `https` URL with a host and each of `{z}`, `{x}` and `{y}`, or holds another
+    /// `{…}` placeholder, white space, a quote, `;` or `,` (which would break the policy).
+    static func basemapOrigin(of template: String) -> String? {
+        guard template.utf8.count <= 1024, ["{z}", "{x}", "{y}"].allSatisfy(template.contains) else { return nil }
+        let filled = template.replacingOccurrences(of: "{z}", with: "0").replacingOccurrences(of: "{x}", with: "0")
+            .replacingOccurrences(of: "{y}", with: "0")
+        guard !filled.contains(where: { $0.isWhitespace || "{}\"'`;,<>\\".contains($0) }),
+            let url = URLComponents(string: filled), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+            url.user == nil, url.password == nil
+        else { return nil }
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(shownHost)\(url.port.map { ":\($0)" } ?? "")"
     }
 
     /// The bearer token, read from ``tokenFile``; `nil` when none is configured.

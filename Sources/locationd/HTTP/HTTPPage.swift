@@ -11,15 +11,33 @@ import Hummingbird
 /// `/api/v1/…` and follows `/api/v1/events`. After each drawing it sets
 /// `data-tiles-drawn` on the canvas to the number of tiles in its layer, and
 /// `data-track-points` to the points of its track.
+///
+/// With a basemap (`http-basemap`), it draws that server's tiles (at the nearest whole
+/// zoom, 0 to 19) dimmed under its own layers, keeps the last 256 it loaded, and
+/// names the basemap's host in the legend; `data-basemap-tiles` on the canvas counts
+/// the tiles drawn.
 enum HTTPPage {
-    static var response: Response {
+    /// The page, with the basemap drawn from `basemap` (a URL template that
+    /// ``HTTPConfiguration/basemapOrigin(of:)`` accepts) or none.
+    ///
+    /// Its Content-Security-Policy lets it load scripts and styles only from itself,
+    /// connect only to the daemon, and load images only from the daemon and the
+    /// basemap's origin.
+    static func response(basemap: String?) -> Response {
+        let origin = basemap.flatMap(HTTPConfiguration.basemapOrigin(of:))
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] =
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:\(origin.map { " " + $0 } ?? ""); frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        var page = html
+        if let basemap, origin != nil {
+            let escaped = basemap.replacingOccurrences(of: "&", with: "&amp;")
+            page = page.replacingOccurrences(
+                of: "<body>", with: "<body data-basemap=\"\(escaped)\">", options: [], range: page.range(of: "<body>"))
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
     static let html = #"""
@@ -97,7 +115,7 @@ enum HTTPPage {
           </div>
           <div class="legend"><span><i style="background:rgba(76,194,255,.35)"></i>visited tile</span>
             <span><i style="border:2px solid #ffd166"></i>max square</span>
-            <span><i style="background:#ff7b72"></i>track</span></div>
+            <span><i style="background:#ff7b72"></i>track</span><span id="basemapHost"></span></div>
         </main>
         <script>
         "use strict";
@@ -168,6 +186,34 @@ enum HTTPPage {
         }
 
         const canvas = $("map"), ctx = canvas.getContext("2d");
+        // The basemap: tiles from the configured template, loaded once and kept (the last 256).
+        const basemap = document.body.dataset.basemap || "", basemapTiles = new Map();
+        if (basemap) $("basemapHost").textContent = "basemap: " + new URL(basemap.replace(/\{[zxy]\}/g, "0")).host;
+        let redraw = false;
+        function basemapTile(z, x, y) {
+          const key = z + "/" + x + "/" + y;
+          let image = basemapTiles.get(key);
+          if (image) { basemapTiles.delete(key); basemapTiles.set(key, image); return image; }
+          image = new Image();
+          image.onload = () => { if (!redraw) { redraw = true; requestAnimationFrame(() => { redraw = false; draw(); }); } };
+          image.src = basemap.replace("{z}", z).replace("{x}", x).replace("{y}", y);
+          basemapTiles.set(key, image);
+          if (basemapTiles.size > 256) basemapTiles.delete(basemapTiles.keys().next().value);
+          return image;
+        }
+        function drawBasemap(z, cx, cy, w, h) {
+          const bz = Math.min(19, Math.max(0, Math.round(z))), n = 2 ** bz, size = 256 * 2 ** (z - bz);
+          let count = 0;
+          ctx.globalAlpha = 0.5;
+          for (let ty = Math.max(0, Math.floor(cy / size)); ty < Math.min(n, Math.ceil((cy + h) / size)); ty++) {
+            for (let tx = Math.floor(cx / size); tx < Math.ceil((cx + w) / size); tx++) {
+              const image = basemapTile(bz, ((tx % n) + n) % n, ty);
+              if (image.complete && image.naturalWidth > 0) { ctx.drawImage(image, tx * size - cx, ty * size - cy, size, size); count++; }
+            }
+          }
+          ctx.globalAlpha = 1;
+          canvas.dataset.basemapTiles = String(count);
+        }
         function resize() { const r = canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
           canvas.width = Math.max(1, r.width * d); canvas.height = Math.max(1, r.height * d); ctx.setTransform(d, 0, 0, d, 0, 0); draw(); }
 
@@ -191,6 +237,7 @@ enum HTTPPage {
           ctx.fillStyle = "#0b1118"; ctx.fillRect(0, 0, w, h);
           if (!ensureView()) { canvas.dataset.tilesDrawn = String(S.tiles.length); return; }
           const z = S.view.z, cx = worldX(S.view.lon, z) - w / 2, cy = worldY(S.view.lat, z) - h / 2;
+          if (basemap) drawBasemap(z, cx, cy, w, h);
           // A light graticule: the tile grid at the nearest integer zoom.
           const gz = Math.max(0, Math.round(z)), gs = 256 * 2 ** (z - gz);
           ctx.strokeStyle = "rgba(255,255,255,.05)"; ctx.lineWidth = 1; ctx.beginPath();

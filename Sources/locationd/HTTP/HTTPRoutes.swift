@@ -27,9 +27,12 @@ struct HTTPRoutes: Sendable {
     /// Where the track recorder writes its day files.
     let tracksDirectory: URL
     let events: HTTPEventStreams
+    /// The page's basemap URL template (`http-basemap`), or `nil` for none.
+    var basemap: String?
 
     func add(to router: Router<HTTPRequestContext>) {
-        router.get("/") { _, _ in HTTPPage.response }
+        let page = HTTPPage.response(basemap: basemap)
+        router.get("/") { _, _ in page }
         router.get("/api/v1") { _, _ in HTTPAnswer.json(Self.index) }
         router.get("/api/v1/last") { _, _ in last() }
         router.get("/api/v1/status") { _, _ in HTTPAnswer.json(statusAnswer(status.value)) }
@@ -131,14 +134,54 @@ struct HTTPRoutes: Sendable {
         guard let format = TileListFormat(rawValue: formatText) else {
             throw HTTPError(.badRequest, message: "format must be geojson, txt or csv, not '\(formatText.prefix(40))'")
         }
-        let text = try databaseAnswer { try openTiles().map { try format.render($0, zoom: zoom) } ?? "" }
         let contentType =
             switch format {
             case .txt: "text/plain; charset=utf-8"
             case .csv: "text/csv; charset=utf-8"
             case .geojson: "application/geo+json"
             }
-        return HTTPAnswer.text(text, contentType: contentType)
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-store"
+        headers[.xContentTypeOptions] = "nosniff"
+        // The first page is read here, so that a database that cannot be read is still a 503.
+        let database = try databaseAnswer { try openTiles() }
+        let first = try databaseAnswer { try database?.tiles(zoom: zoom, after: nil, limit: Self.tilesPerWrite) } ?? []
+        return Response(status: .ok, headers: headers, body: Self.tileList(format, first, database, zoom: zoom))
+    }
+
+    /// How many tiles the tile list reads from the database and writes to the client at a time.
+    static let tilesPerWrite = 1024
+
+    /// The tile list as `locationd tiles` prints it, written as it is read: a page of
+    /// ``tilesPerWrite`` tiles at a time, each read when the client has taken the one
+    /// before, so memory stays flat whatever the size of the log and however slowly
+    /// the client reads.
+    ///
+    /// - Important: a page that cannot be read after the answer has begun ends the
+    ///   connection without the chunked body's last chunk: the client sees a cut answer,
+    ///   never a complete-looking wrong one.
+    private static func tileList(
+        _ format: TileListFormat, _ first: [TileRecord], _ database: TileDatabase?, zoom: Int?
+    ) -> ResponseBody {
+        ResponseBody { writer in
+            var page = first
+            var buffer = ByteBuffer(string: format.header)
+            var isFirst = true
+            while !page.isEmpty {
+                for record in page {
+                    buffer.writeString(format.entry(record, first: isFirst))
+                    isFirst = false
+                }
+                try await writer.write(buffer)
+                buffer.clear()
+                guard page.count == tilesPerWrite, let database else { break }
+                page = try database.tiles(zoom: zoom, after: page.last?.tile, limit: tilesPerWrite)
+            }
+            buffer.writeString(format.footer)
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            try await writer.finish(nil)
+        }
     }
 
     /// Per zoom: tiles, visits, the max square, first and last visit (as `locationd tiles --stats`).
@@ -176,84 +219,44 @@ struct HTTPRoutes: Sendable {
 
     /// `{"days":[{"day":"2026-11-23","gpx":"/api/v1/tracks/2026-11-23.gpx","bytes":1234},…]}`, oldest first.
     private func trackDays() -> Response {
-        let days = recordedDays().map { day, bytes in
+        let days = TrackExport.recordedDays(in: tracksDirectory).map { day, bytes in
             #"{"day":"\#(day)","gpx":"/api/v1/tracks/\#(day).gpx","bytes":\#(bytes)}"#
         }
         return HTTPAnswer.json(#"{"days":[\#(days.joined(separator: ","))]}"#)
     }
 
-    /// The days with a recorded file (`YYYY-MM-DD.nmea`), oldest first, with the file's size.
-    private func recordedDays() -> [(day: String, bytes: Int)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: tracksDirectory.path)) ?? []
-        return names.sorted().compactMap { name in
-            guard name.hasSuffix(".nmea"), Self.day(String(name.dropLast(5))) != nil else { return nil }
-            let attributes = try? FileManager.default.attributesOfItem(
-                atPath: tracksDirectory.appendingPathComponent(name).path)
-            return (String(name.dropLast(5)), (attributes?[.size] as? Int) ?? 0)
-        }
-    }
-
     private func trackDay(_ file: String) throws -> Response {
-        guard file.hasSuffix(".gpx"), let start = Self.day(String(file.dropLast(4))) else {
+        guard file.hasSuffix(".gpx"), TrackExport.day(String(file.dropLast(4))) != nil else {
             throw HTTPError(.badRequest, message: "a track is named YYYY-MM-DD.gpx, not '\(file.prefix(40))'")
         }
-        let name = String(file.dropLast(4)) + ".nmea"
-        let url = tracksDirectory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw HTTPError(.notFound, message: "no track was recorded on \(file.dropLast(4))")
+        return try gpx { () throws(TrackExport.Failure) in
+            try TrackExport.day(String(file.dropLast(4)), in: tracksDirectory)
         }
-        return try gpx(of: [url], during: start...start.addingTimeInterval(86_400 - 0.001))
     }
 
     /// `?from=…&to=…`: dates (`2026-11-23`, a whole day) or times (`2026-11-23T12:00:00Z`).
     private func trackRange(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
-        guard let fromText = query["from"], let toText = query["to"] else {
-            throw HTTPError(.badRequest, message: "give the range as from=DATE&to=DATE (YYYY-MM-DD or ISO 8601 UTC)")
+        return try gpx { () throws(TrackExport.Failure) in
+            try TrackExport.range(
+                from: query["from"].map(String.init), to: query["to"].map(String.init), in: tracksDirectory,
+                maxDays: Self.maxRangeDays)
         }
-        guard let from = Self.time(String(fromText), endOfDay: false) else {
-            throw HTTPError(
-                .badRequest, message: "from is not a date or an ISO 8601 UTC time: '\(fromText.prefix(40))'")
-        }
-        guard let to = Self.time(String(toText), endOfDay: true) else {
-            throw HTTPError(.badRequest, message: "to is not a date or an ISO 8601 UTC time: '\(toText.prefix(40))'")
-        }
-        guard from <= to else { throw HTTPError(.badRequest, message: "the range is backwards: from is after to") }
-        guard to.timeIntervalSince(from) <= Double(Self.maxRangeDays) * 86_400 else {
-            throw HTTPError(.badRequest, message: "a range may span at most \(Self.maxRangeDays) days")
-        }
-        let files = recordedDays().compactMap { day, _ -> URL? in
-            guard let start = Self.day(day), start <= to, start.addingTimeInterval(86_400) > from else { return nil }
-            return tracksDirectory.appendingPathComponent(day + ".nmea")
-        }
-        return try gpx(of: files, during: from...to)
     }
 
-    private func gpx(of files: [URL], during interval: ClosedRange<Date>) throws -> Response {
+    /// The export `select` chooses, as GPX; its failure as a 400 or 404, a track that
+    /// cannot be read as a 503.
+    private func gpx(_ select: () throws(TrackExport.Failure) -> TrackExport) throws -> Response {
+        let export: TrackExport
         do {
-            return HTTPAnswer.text(
-                try TrackRecorder.gpx(of: files, during: interval), contentType: "application/gpx+xml")
+            export = try select()
+        } catch {
+            throw HTTPError(error.kind == .missing ? .notFound : .badRequest, message: error.message)
+        }
+        do {
+            return HTTPAnswer.text(try export.gpx(), contentType: "application/gpx+xml")
         } catch {
             throw HTTPError(.serviceUnavailable, message: error.message)
         }
-    }
-
-    // MARK: - Dates
-
-    /// The start of a `YYYY-MM-DD` day in UTC, or `nil` when `text` is not one.
-    static func day(_ text: String) -> Date? {
-        guard text.utf8.count == 10, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) })
-        else { return nil }
-        guard let date = UTCCalendar.parseISO8601(text + "T00:00:00Z"),
-            UTCCalendar.iso8601(date).hasPrefix(text)
-        else { return nil }
-        return date
-    }
-
-    /// A day (its start, or its last millisecond when `endOfDay`) or an ISO 8601 time.
-    static func time(_ text: String, endOfDay: Bool) -> Date? {
-        if let start = day(text) { return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start }
-        guard text.utf8.count <= 40 else { return nil }
-        return UTCCalendar.parseISO8601(text)
     }
 }

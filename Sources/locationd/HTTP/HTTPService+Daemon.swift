@@ -22,7 +22,7 @@ extension HTTPService {
             },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,
-            events: HTTPEventStreams(logger: logger))
+            events: HTTPEventStreams(logger: logger), basemap: configuration.http.basemap)
         return HTTPService(configuration: configuration.http, routes: routes, token: token, logger: logger)
     }
 }

@@ -15,7 +15,8 @@ import ServiceLifecycle
 /// progress finish.
 ///
 /// - Important: what a client can make the daemon spend is bounded: connections
-///   (``Limits/maxConnections``; beyond it new ones wait in the kernel's backlog),
+///   (``Limits/maxConnections``; beyond it new ones wait in the kernel's backlog,
+///   ``Limits/backlog``),
 ///   the request head (``Limits/maxHeaderBytes``), request bodies (none is read; one
 ///   announced over ``Limits/maxBodyBytes`` is refused with 413), idle connections and
 ///   slowly sent heads (closed after ``Limits/idleTimeout``), and event streams
@@ -24,6 +25,10 @@ struct HTTPService: Service {
     /// The bounds on what clients may cost.
     struct Limits: Sendable {
         var maxConnections = 256
+        /// The kernel's queue of connections not yet accepted (nginx has 511): a burst of a
+        /// thousand waits there for a slot instead of being reset (the kernel caps it at
+        /// `net.core.somaxconn`).
+        var backlog = 1024
         var maxHeaderBytes = 16 * 1024
         var maxHeaderFields = 64
         var maxBodyBytes = 4096
@@ -52,7 +57,7 @@ struct HTTPService: Service {
             server: .http1(
                 configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port),
+                address: .hostname(configuration.host, port: configuration.port), backlog: limits.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 var bound = configuration

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import LocationState
+
+/// `locationd export DAY` or `locationd export --from DATE --to DATE`: the recorded
+/// tracks as GPX 1.1, the very bytes `GET /api/v1/tracks/DAY.gpx` and
+/// `GET /api/v1/tracks.gpx?from=…&to=…` answer (``TrackExport``).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export recorded tracks (run --record) as GPX 1.1.",
+        discussion: """
+            Reads DIR/tracks/YYYY-MM-DD.nmea; a running daemon may go on recording. \
+            DAY and the bounds of a range are UTC: a date (2026-11-23, a whole day) or, for a range, \
+            an ISO 8601 time (2026-11-23T12:00:00Z). A range over days without a recording is an empty track. \
+            Exit status 64 for a bad date or a backwards range, 66 when the data directory or the day's \
+            recording does not exist, 73 when --output cannot be written.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The day to export (YYYY-MM-DD, UTC).", valueName: "day"))
+    var day: String?
+
+    @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 UTC time).", valueName: "date"))
+    var from: String?
+
+    @Option(
+        help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 UTC time).", valueName: "date"))
+    var to: String?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write to this file (atomically: complete or not at all; mode 0600) instead of stdout.",
+            valueName: "file"))
+    var output: String?
+
+    @OptionGroup var dataDirectory: DataDirectoryOption
+
+    func validate() throws {
+        if day != nil, from != nil || to != nil {
+            throw ValidationError("Give a day or --from and --to, not both.")
+        }
+        if day == nil, from == nil, to == nil {
+            throw ValidationError("Give a day (YYYY-MM-DD) or a range (--from DATE --to DATE).")
+        }
+    }
+
+    func run() throws {
+        do {
+            let gpx = try export().gpx()
+            if let output {
+                try FileSystem.live.save(Data(gpx.utf8), output)
+            } else {
+                let out = BufferedOutput()
+                out.write(gpx)
+                out.flush()
+            }
+        } catch let error as LocationError {
+            throw error.exit()
+        } catch let error as TrackExport.Failure {
+            StandardError.write("locationd: \(error.message)\n")
+            throw ExitCode(error.kind == .missing ? ExitStatus.noInput : ExitStatus.usage)
+        }
+    }
+
+    /// The days or range asked for, in the data directory, which must exist.
+    private func export() throws -> TrackExport {
+        let directory = dataDirectory.url
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw TrackExport.Failure(
+                kind: .missing, message: "no data directory at \(directory.path); name the right one with --data-dir")
+        }
+        let tracks = directory.appendingPathComponent("tracks")
+        if let day { return try TrackExport.day(day, in: tracks) }
+        return try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil)
+    }
+}

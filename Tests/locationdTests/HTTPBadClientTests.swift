@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+/// Clients that try to wear the HTTP server down (#12's bad input): slowloris heads and
+/// a thousand connections at once. Each gets an answer or is closed, and the daemon
+/// keeps serving everyone else.
+@Suite(.timeLimit(.minutes(3)))
+struct HTTPBadClientTests {
+    /// A non-blocking TCP connection to the daemon, for many at a time.
+    final class Connection {
+        let fd: Int32
+        /// Whether the request opens an event stream, which stays open.
+        let isStream: Bool
+        var toSend: [UInt8]
+        var received: [UInt8] = []
+        var closed = false
+        var error: Int32 = 0
+
+        init(port: Int, request: String) {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.fd = fd
+            toSend = Array(request.utf8)
+            isStream = request.contains("/api/v1/events")
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+
+        /// Whether the exchange is over: the answer came whole (the server closed the
+        /// connection), or for an event stream, its head and first events, or a refusal.
+        var isDone: Bool {
+            guard !closed else { return true }
+            guard isStream, let status else { return false }
+            return status != 200 || received.count > 100
+        }
+
+        deinit { if !closed { close(fd) } }
+
+        /// The status of the answer's first line, once it came.
+        var status: Int? {
+            guard let end = received.firstIndex(of: UInt8(ascii: "\r")) else { return nil }
+            let line = String(decoding: received[..<end], as: UTF8.self).split(separator: " ")
+            return line.count > 1 ? Int(line[1]) : nil
+        }
+
+        /// Sends what is pending and reads what came, without blocking.
+        func pump() {
+            guard !closed else { return }
+            if !toSend.isEmpty {
+                let sent = send(fd, toSend, toSend.count, Int32(MSG_NOSIGNAL))
+                if sent > 0 { toSend.removeFirst(sent) }
+                if sent < 0, errno != EAGAIN, errno != EINPROGRESS, errno != ENOTCONN {
+                    error = errno
+                    closed = true
+                    close(fd)
+                }
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !closed {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count > 0 {
+                    received.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || (errno != EAGAIN && errno != ENOTCONN) {
+                    // Closed at once, as a browser does: a client that keeps its end open
+                    // after the answer holds its connection slot until the idle timeout.
+                    error = count == 0 ? 0 : errno
+                    closed = true
+                    close(fd)
+                } else {
+                    break
+                }
+            }
+        }
+    }
+
+    /// Pumps `connections` until `done` holds for each, waiting in `poll(2)` between rounds.
+    static func pump(_ connections: [Connection], until done: (Connection) -> Bool) {
+        var open = connections.filter { !done($0) }
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN | POLLOUT), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 100)
+            for connection in open { connection.pump() }
+            open.removeAll(where: done)
+        }
+    }
+
+    @Test func aThousandConnectionsAtOnceAreEachAnsweredAndTheDaemonGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let port = try await daemon.httpPort()
+        let client = HTTPTestClient(port: port)
+        _ = try await HTTPAPITests.liveFix(client)
+        let peakBefore = try HTTPTilesStreamTests.peakResidentBytes(daemon.process.processIdentifier)
+
+        // 800 requests for the fix and 200 event streams (more than the 128 allowed).
+        let (answers, streams) = await offThePool {
+            let connections = (0..<1000).map { index in
+                Connection(
+                    port: port,
+                    request: index % 5 == 0
+                        ? "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n"
+                        : "GET /api/v1/last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            }
+            // An event stream stays open, holding its place, until all are done.
+            Self.pump(connections, until: \.isDone)
+            let streams = connections.enumerated().filter { $0.offset % 5 == 0 }.map {
+                ($0.element.status, $0.element.received.count)
+            }
+            let answers = connections.enumerated().filter { $0.offset % 5 != 0 }.map {
+                (
+                    $0.element.status,
+                    String(decoding: $0.element.received, as: UTF8.self)
+                        + ($0.element.error == 0 ? "" : " errno \($0.element.error)")
+                )
+            }
+            return (answers, streams)
+        }
+        // Every request for the fix was answered whole; the streams beyond the bound got a 503
+        // with a one-line reason.
+        #expect(
+            answers.allSatisfy { $0.0 == 200 && $0.1.contains(#""class":"TPV""#) },
+            "\(answers.filter { $0.0 != 200 }.count) not 200: \(answers.filter { $0.0 != 200 }.prefix(3))")
+        let streamStatuses = streams.map { $0.0 ?? -1 }
+        #expect(streamStatuses.filter { $0 == 200 }.count == 128, "\(streamStatuses)")
+        #expect(streamStatuses.filter { $0 == 503 }.count == 200 - 128, "\(streamStatuses)")
+        let refused = try await client.get("/api/v1/last")
+        #expect(refused.status == 200)
+        let busy = try await client.get("/api/v1/events")
+        #expect(busy.status == 200 || busy.status == 503)
+        // The daemon keeps serving, in bounded memory.
+        let growth = try HTTPTilesStreamTests.peakResidentBytes(daemon.process.processIdentifier) - peakBefore
+        #expect(growth < 64 << 20, "peak resident memory grew by \(growth) bytes")
+        #expect(try await daemon.stop().status == 0)
+    }
+
+    @Test func slowlorisHeadsAreClosedWhileOthersAreServed() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let port = try await daemon.httpPort()
+        let client = HTTPTestClient(port: port)
+        _ = try await HTTPAPITests.liveFix(client)
+
+        // 20 clients send a request head one byte a second, never finishing it.
+        let slow = (0..<20).map { _ in Connection(port: port, request: "GET /api/v1/last HTTP/1.1\r\nHost: x\r\n") }
+        Self.pump(slow, until: { $0.toSend.isEmpty || $0.closed })
+        var served = 0
+        var sentWhileOpen = 0
+        let deadline = Date().addingTimeInterval(120)
+        while slow.contains(where: { !$0.closed }), Date() < deadline {
+            for connection in slow where !connection.closed {
+                connection.toSend = Array("X".utf8)
+                connection.pump()
+                sentWhileOpen += 1
+            }
+            // Meanwhile everyone else is served.
+            let answer = try await client.get("/api/v1/last")
+            #expect(answer.status == 200)
+            served += 1
+            try await Task.sleep(for: .seconds(1))
+        }
+        // The server closed them (the bytes kept coming: a trickle does not keep a head alive).
+        let stillOpen = slow.filter { !$0.closed }.count
+        #expect(stillOpen == 0, "\(stillOpen) slow clients still open")
+        #expect(slow.allSatisfy { $0.status == nil || (400..<500).contains($0.status!) })
+        #expect(sentWhileOpen > 20 && served > 1)
+        #expect(try await client.get("/api/v1/status").status == 200)
+        #expect(try await daemon.stop().status == 0)
+    }
+
+    /// What of "a page left open for a day" a test can wait for: an event stream stays
+    /// open past the 30 s idle timeout (which closes idle connections, not streams) and
+    /// goes on delivering every fix in order; the page's own memory is bounded by its
+    /// code (3,000 track points, 256 basemap tiles), not tested here.
+    @Test func anEventStreamOutlivesTheIdleTimeoutWithEveryFix() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let (status, stream) = try await HTTPTestClient(port: try await daemon.httpPort()).open("/api/v1/events")
+        #expect(status == 200)
+        let opened = Date()
+        var times: [String] = []
+        while Date().timeIntervalSince(opened) < 45 {
+            let event = try #require(
+                await readEvent(stream), "the event stream ended after \(Date().timeIntervalSince(opened)) s")
+            guard event.event == "fix" else { continue }
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
+            if let time = object["time"] as? String { times.append(time) }
+        }
+        // The simulator gives a fix a second: some 45, each later than the one before.
+        #expect(times.count >= 30, "\(times.count) fixes in 45 s")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        #expect(try await daemon.stop().status == 0)
+    }
+}
