@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LocationState
 import Testing
 
 @testable import locationd
@@ -14,7 +14,7 @@ struct HTTPBasemapTests {
     final class TileServer: Sendable {
         let port: Int
         private let listener: Int32
-        private let paths = Mutex<[String]>([])
+        private let paths = Locked<[String]>([])
         /// A 256 x 256 grey PNG.
         static let png = Data(
             base64Encoded:

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Synchronization
 
 #if canImport(Glibc)
@@ -99,7 +100,7 @@ private func seconds(_ time: String) -> Double {
 private final class EventClient: Sendable {
     private let socket: Int32
     /// The `time` of each `fix` event, in the order received.
-    private let times = Mutex<[String]>([])
+    private let times = Locked<[String]>([])
     private let finished = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
 

@@ -1,6 +1,5 @@
 import Foundation
 import LocationState
-import Synchronization
 
 /// MQTT: latency from gpsd's report to a subscriber, against the shell pipeline users
 /// write today, and the time to send an hour's backlog once the broker is back.
@@ -119,7 +118,7 @@ private func wallClock() -> Double {
 
 /// When each message (by key) was first seen; written from one thread, read from another.
 private final class PositionStamps: Sendable {
-    private let stamps = Mutex<[String: Double]>([:])
+    private let stamps = Locked<[String: Double]>([:])
 
     func record(_ key: String, at stamp: Double) { stamps.withLock { if $0[key] == nil { $0[key] = stamp } } }
     var all: [String: Double] { stamps.withLock { $0 } }
@@ -241,16 +240,11 @@ extension Optional {
 }
 
 /// A value behind a lock, shared between threads.
-private final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
-}
+private typealias Shared = Locked
 
 /// Lines a process wrote, with when each arrived.
 private final class LogLines: Sendable {
-    private let lines = Mutex<[(line: String, at: Double)]>([])
+    private let lines = Locked<[(line: String, at: Double)]>([])
 
     func append(_ line: String, at stamp: Double) { lines.withLock { $0.append((line, stamp)) } }
     func first(containing text: String) -> (line: String, at: Double)? {
