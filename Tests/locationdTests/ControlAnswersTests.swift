@@ -31,11 +31,67 @@ struct ControlAnswersTests {
         let fix = Location(time: Self.lastFix, mode: .threeD, lat: 51.5, lon: -0.125, source: .gpsd)
         let line = ControlAnswers.last(current: nil, lastKnown: fix, now: Self.lastFix.addingTimeInterval(2.5))
         #expect(
-            line == #"{"class":"TPV","mode":3,"time":"2025-11-22T12:00:00.123Z","lat":51.5,"lon":-0.125,"#
-                + #""source":"gpsd","age":2.5,"state":"stale"}"#)
+            line == #"{"class":"TPV","mode":3,"time":"2025-11-22T12:00:00.123Z","lat":51.500000000,"#
+                + #""lon":-0.125000000,"source":"gpsd","age":2.500,"state":"stale"}"#)
         #expect(
             ControlAnswers.last(current: nil, lastKnown: nil, now: Date())
                 == #"{"class":"TPV","mode":0,"state":"none"}"#)
+    }
+
+    /// The `Encodable` encoding of the same members: the TPV's own, then age and state.
+    private struct ReferenceAnswer: Encodable {
+        let fix: Location
+        let age: Double?
+        let state: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Location.JSONKey.self)
+            try fix.encodeTPV(into: &container)
+            try container.encodeIfPresent(age.map { ($0 * 1000).rounded() / 1000 }, forKey: "age")
+            try container.encode(state, forKey: "state")
+        }
+    }
+
+    /// `?LAST;` is written by the byte writer; it must say what the `Encodable` encoding says.
+    @Test func theLastAnswerIsItsEncodableEncoding() throws {
+        var random = SplitMix64(seed: 2026)
+        for _ in 0..<2000 {
+            func value(_ range: ClosedRange<Double>) -> Double? {
+                random.next() % 4 == 0 ? nil : Double.random(in: range, using: &random)
+            }
+            let fix = Location(
+                time: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
+                mode: random.next() % 2 == 0 ? .twoD : .threeD, lat: value(-90...90), lon: value(-180...180),
+                altHAE: value(-400...9000), speed: value(0...300), track: value(0...360), eph: value(0...500),
+                source: [.gpsd, .replay, .simulated, .restored][Int(random.next() % 4)])
+            let age = [nil, 0, 2.5, 0.0005, 0.0015, 1234.5678, Double.random(in: 0...100_000, using: &random)][
+                Int(random.next() % 7)]
+            let state = ["live", "stale", "restored"][Int(random.next() % 3)]
+            let written = ControlAnswers.tpv(fix, ageSeconds: age, state: state)
+            let encoded = try JSONLineEncoder().encode(ReferenceAnswer(fix: fix, age: age, state: state))
+            // The writer prints gpsd's fixed decimals (`51.500000000`), the encoder the
+            // shortest form (`51.5`): the same members, in the same order, the same values.
+            #expect(Self.keys(written) == Self.keys(encoded), "\(written)\n\(encoded)")
+            let (ours, reference) = (try Self.object(written), try Self.object(encoded))
+            for (key, value) in reference {
+                if let number = value as? Double {
+                    #expect(ours[key] as? Double == number, "\(key): \(written)\n\(encoded)")
+                } else {
+                    #expect(ours[key] as? String == value as? String, "\(key): \(written)\n\(encoded)")
+                }
+            }
+            if Self.keys(written) != Self.keys(encoded) { return }
+        }
+    }
+
+    private static func keys(_ line: String) -> [Substring] {
+        line.split(separator: "\"").enumerated().compactMap { index, part in
+            index % 2 == 1 && line.contains("\"\(part)\":") ? part : nil
+        }.filter { !["TPV", "gpsd", "replay", "simulated", "restored", "live", "stale"].contains($0) }
+    }
+
+    private static func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
     @Test func repliesAreTheProtocolsObjects() {

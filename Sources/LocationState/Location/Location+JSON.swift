@@ -16,7 +16,20 @@ extension Location {
         ByteWriter.append(to: &out, capacity: 800 + 13 + 6 * (device?.utf8.count ?? 0)) { writeJSON(to: &$0) }
     }
 
-    private func writeJSON(to out: inout ByteWriter) {
+    /// Appends the TPV object with `"age"` (seconds, 3 decimals; left out when nil or not
+    /// finite) and `"state"` as its last members: the `?LAST;` answer and `last --json`.
+    public func appendJSON(to out: inout [UInt8], age: Double?, state: String) {
+        ByteWriter.append(to: &out, capacity: 800 + 13 + 6 * (device?.utf8.count ?? 0) + 40 + 6 * state.utf8.count) {
+            out in
+            writeJSON(to: &out, closed: false)
+            if let age { Location.write(#","age":"#, age, 3, &out) }
+            out.literal(#","state":"#)
+            out.jsonString(state)
+            out.byte(UInt8(ascii: "}"))
+        }
+    }
+
+    private func writeJSON(to out: inout ByteWriter, closed: Bool = true) {
         out.literal(#"{"class":"TPV""#)
         if let device {
             out.literal(#","device":"#)
@@ -53,11 +66,12 @@ extension Location {
         }
         if let hdop { Location.write(#","hdop":"#, hdop, TPVPrecision.dilution, &out) }
         switch source {
-        case .gpsd: out.literal(#","source":"gpsd"}"#)
-        case .replay: out.literal(#","source":"replay"}"#)
-        case .simulated: out.literal(#","source":"simulated"}"#)
-        case .restored: out.literal(#","source":"restored"}"#)
+        case .gpsd: out.literal(#","source":"gpsd""#)
+        case .replay: out.literal(#","source":"replay""#)
+        case .simulated: out.literal(#","source":"simulated""#)
+        case .restored: out.literal(#","source":"restored""#)
         }
+        if closed { out.byte(UInt8(ascii: "}")) }
     }
 
     /// The TPV object as a String.
