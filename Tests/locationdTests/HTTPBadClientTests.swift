@@ -22,10 +22,7 @@ struct HTTPBadClientTests {
             toSend = Array(request.utf8)
             isStream = request.contains("/api/v1/events")
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var address = loopbackAddress(port: port)
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -91,13 +88,21 @@ struct HTTPBadClientTests {
         }
     }
 
-    @Test func aThousandConnectionsAtOnceAreEachAnsweredAndTheDaemonGoesOn() async throws {
-        let directory = try TemporaryDirectory()
+    /// A daemon on the simulated source with its data in `directory`, once it serves a live fix.
+    private static func simulatedDaemonWithAFix(in directory: String) async throws -> (
+        daemon: DaemonProcess, port: Int, client: HTTPTestClient
+    ) {
         let daemon = try await DaemonProcess(
-            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+            dataDirectory: directory + "/data", arguments: ["--source", "simulated"])
         let port = try await daemon.httpPort()
         let client = HTTPTestClient(port: port)
         _ = try await HTTPAPITests.liveFix(client)
+        return (daemon, port, client)
+    }
+
+    @Test func aThousandConnectionsAtOnceAreEachAnsweredAndTheDaemonGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        let (daemon, port, client) = try await Self.simulatedDaemonWithAFix(in: directory.path)
         let peakBefore = try HTTPTilesStreamTests.peakResidentBytes(daemon.process.processIdentifier)
 
         // 800 requests for the fix and 200 event streams (more than the 128 allowed).
@@ -143,11 +148,7 @@ struct HTTPBadClientTests {
 
     @Test func slowlorisHeadsAreClosedWhileOthersAreServed() async throws {
         let directory = try TemporaryDirectory()
-        let daemon = try await DaemonProcess(
-            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
-        let port = try await daemon.httpPort()
-        let client = HTTPTestClient(port: port)
-        _ = try await HTTPAPITests.liveFix(client)
+        let (daemon, port, client) = try await Self.simulatedDaemonWithAFix(in: directory.path)
 
         // 20 clients send a request head one byte a second, never finishing it.
         let slow = (0..<20).map { _ in Connection(port: port, request: "GET /api/v1/last HTTP/1.1\r\nHost: x\r\n") }

@@ -13,25 +13,8 @@ final class DroppingListener: @unchecked Sendable {
     private let closed = DispatchSemaphore(value: 0)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard listening else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try listenOnLoopback(backlog: 16)
+        (self.fd, self.port) = (fd, port)
         let (accepted, closed) = (accepted, closed)
         Thread.detachNewThread {
             while true {

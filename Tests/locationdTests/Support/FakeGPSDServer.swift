@@ -25,21 +25,7 @@ final class FakeGPSDServer: Sendable {
 
     /// Listens on 127.0.0.1; answers every connection with `reply`, then `then`.
     init(reply: Data, then: Then) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let fd = listener
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard ok else { throw POSIXError(.EADDRINUSE) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try listenOnLoopback(backlog: 8)
         let thread = Thread { [self] in self.serve(reply: reply, then: then) }
         thread.start()
     }

@@ -136,11 +136,7 @@ func connectTCP(port: Int, receiveBuffer: Int32? = nil) throws -> FileHandle {
     if var size = receiveBuffer {
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return try connectHandle(fd, to: address)
+    return try connectHandle(fd, to: loopbackAddress(port: port))
 }
 
 /// Reads Server-Sent Events from a stream: each event's name and data, skipping

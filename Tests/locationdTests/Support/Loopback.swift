@@ -1,0 +1,31 @@
+import Foundation
+
+/// The address 127.0.0.1:`port`; port 0 lets `bind` choose a free one.
+func loopbackAddress(port: Int = 0) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    return address
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port the kernel chose, and that port: the
+/// listener of every fake server in the tests.
+func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EMFILE) }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = loopbackAddress()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let listening = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, backlog) == 0
+        }
+    }
+    guard listening else {
+        close(fd)
+        throw POSIXError(.EADDRINUSE)
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
