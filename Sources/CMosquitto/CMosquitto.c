@@ -42,8 +42,13 @@
       (struct mosquitto * mosq, const char *host, int port, int keepalive),                         \
       (mosq, host, port, keepalive), return)                                                        \
     X(int, mosquitto_reconnect_async, (struct mosquitto * mosq), (mosq), return)                    \
-    X(int, mosquitto_loop, (struct mosquitto * mosq, int timeout, int max_packets),                 \
-      (mosq, timeout, max_packets), return)                                                         \
+    X(int, mosquitto_socket, (struct mosquitto * mosq), (mosq), return)                             \
+    X(bool, mosquitto_want_write, (struct mosquitto * mosq), (mosq), return)                        \
+    X(int, mosquitto_loop_read, (struct mosquitto * mosq, int max_packets), (mosq, max_packets),    \
+      return)                                                                                       \
+    X(int, mosquitto_loop_write, (struct mosquitto * mosq, int max_packets), (mosq, max_packets),   \
+      return)                                                                                       \
+    X(int, mosquitto_loop_misc, (struct mosquitto * mosq), (mosq), return)                          \
     X(int, mosquitto_disconnect, (struct mosquitto * mosq), (mosq), return)                         \
     X(int, mosquitto_publish,                                                                       \
       (struct mosquitto * mosq, int *mid, const char *topic, int payloadlen, const void *payload,   \

@@ -54,6 +54,10 @@ public final class MQTTOutbox {
     private let logger: Logger
     /// Messages in the outbox.
     public private(set) var count: Int
+    /// The id the next message gets: one past the largest at open, then counted here,
+    /// so ids only grow while the outbox is open (an id may be used again after a
+    /// restart that found the outbox empty, when nothing refers to the old one).
+    private var nextID: Int64
     /// Messages dropped by the bounds since the outbox was opened.
     public private(set) var dropped = 0
     private var droppingLogged = false
@@ -93,7 +97,12 @@ public final class MQTTOutbox {
             queue = try Self.openQueue(path: url.path)
         }
         do {
-            count = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0 }
+            (count, nextID) = try queue.read { db in
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0,
+                    (try Int64.fetchOne(db, sql: "SELECT max(id) FROM message") ?? 0) + 1
+                )
+            }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
@@ -109,17 +118,22 @@ public final class MQTTOutbox {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // An append writes one page: no AUTOINCREMENT (whose sqlite_sequence row is a
+            // second page a message; the outbox numbers its messages itself) and no
+            // index on createdAt (a third; the age bound scans the table once a minute
+            // instead, which is a handful of rows while the broker is there). Files made
+            // before keep AUTOINCREMENT, which explicit ids satisfy; their index goes.
             try queue.write { db in
                 try db.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS message (
-                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            id INTEGER PRIMARY KEY,
                             topic TEXT NOT NULL,
                             payload BLOB NOT NULL,
                             retain INTEGER NOT NULL,
                             createdAt REAL NOT NULL)
                         """)
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS message_createdAt ON message (createdAt)")
+                try db.execute(sql: "DROP INDEX IF EXISTS message_createdAt")
             }
             let columns = try queue.read { db in try db.columns(in: "message").map(\.name) }
             guard Set(["id", "topic", "payload", "retain", "createdAt"]).isSubset(of: columns) else {
@@ -134,27 +148,39 @@ public final class MQTTOutbox {
 
     /// Appends a message at the end and applies the bounds, in one transaction: when it
     /// throws (a full disk), nothing changed.
+    ///
+    /// Most appends apply no bound (see ``ageCheckInterval``): those are one prepared
+    /// INSERT, its own transaction, one page written to the WAL.
     public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError) {
-        let (excess, bounds) = (count + 1 - bounds.maximumMessages, bounds)
+        let (excess, bounds, id) = (count + 1 - bounds.maximumMessages, bounds, nextID)
         let checkAge = now.timeIntervalSince(agedOutAt) >= Self.ageCheckInterval || now < agedOutAt
-        let (id, removed): (Int64, Int)
+        let arguments: StatementArguments = [id, topic, Data(payload), retain, now.timeIntervalSince1970]
+        let removed: Int
         do {
-            (id, removed) = try queue.write { db in
-                try db.execute(
-                    sql: "INSERT INTO message (topic, payload, retain, createdAt) VALUES (?, ?, ?, ?)",
-                    arguments: [topic, Data(payload), retain, now.timeIntervalSince1970])
-                let id = db.lastInsertedRowID
-                return (id, try Self.trim(db, excess: excess, now: checkAge ? now : nil, bounds: bounds))
+            if excess <= 0 && !checkAge {
+                try queue.writeWithoutTransaction { db in try Self.insert(db, arguments) }
+                removed = 0
+            } else {
+                removed = try queue.write { db in
+                    try Self.insert(db, arguments)
+                    return try Self.trim(db, excess: excess, now: checkAge ? now : nil, bounds: bounds)
+                }
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
+        nextID += 1
         if checkAge { agedOutAt = now }
         count += 1
         noteDropped(removed)
         if let last = tail.last, last.id + 1 != id { tail.removeAll() }
         if tail.count == Self.tailLimit { tail.removeFirst(Self.tailLimit / 2) }
         tail.append(Message(id: id, topic: topic, payload: payload, retain: retain, createdAt: now))
+    }
+
+    private static func insert(_ db: Database, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: "INSERT INTO message (id, topic, payload, retain, createdAt) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: arguments)
     }
 
     /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.

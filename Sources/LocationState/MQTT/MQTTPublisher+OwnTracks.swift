@@ -9,10 +9,10 @@ extension MQTTPublisher {
             return
         }
         let message = OwnTracksLocation(
-            fix, trackerID: OwnTracksLocation.trackerID(forDevice: configuration.deviceName), createdAt: now)
+            fix, trackerID: trackerID, createdAt: now)
         guard let payload = message.payload else { return }
         lastPublished = (fix, now)
-        enqueue(topic: configuration.resolvedTopic, payload: payload, retain: true, at: now)
+        enqueue(topic: locationTopic, payload: payload, retain: true, at: now)
     }
 
     /// A new status: published (retained, on the status topic) when its name changed;
@@ -26,7 +26,7 @@ extension MQTTPublisher {
         guard state != lastStatus else { return }
         lastStatus = state
         let payload = OwnTracksStatus.payload(state: state, source: source, lastFix: lastFix, createdAt: now)
-        enqueue(topic: configuration.statusTopic, payload: payload, retain: true, at: now)
+        enqueue(topic: statusTopic, payload: payload, retain: true, at: now)
     }
 
     /// Home Assistant MQTT discovery: a retained `device_tracker` config whose
@@ -34,7 +34,7 @@ extension MQTTPublisher {
     func publishDiscovery() {
         let id = configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
         let objectID = String(id)
-        let topic = configuration.resolvedTopic
+        let topic = locationTopic
         let template =
             "{{ {'latitude': value_json.lat, 'longitude': value_json.lon, 'gps_accuracy': value_json.acc | default(0), 'altitude': value_json.alt, 'source': value_json.source} | tojson }}"
         let config: [String: Any] = [
@@ -63,13 +63,13 @@ extension MQTTPublisher {
             "_type": "transition", "event": event.kind.rawValue, "desc": event.name, "rid": event.region.rawValue,
             "wtst": Self.waypointStamp(event.region.rawValue), "lat": event.lat, "lon": event.lon,
             "tst": Int(event.time.timeIntervalSince1970.rounded(.down)), "t": circular ? "c" : "l",
-            "tid": OwnTracksLocation.trackerID(forDevice: configuration.deviceName),
+            "tid": trackerID,
             "created_at": Int(now.timeIntervalSince1970.rounded(.down)),
         ]
         if let eph = event.eph, eph.isFinite { message["acc"] = Int(eph.rounded()) }
         if event.simulated { message["source"] = "simulated" }
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: configuration.resolvedTopic + "/event", payload: [UInt8](data), retain: false, at: now)
+        enqueue(topic: locationTopic + "/event", payload: [UInt8](data), retain: false, at: now)
     }
 
     /// FNV-1a of `id`, in 31 bits: the same number for the same region on every run.
@@ -98,6 +98,6 @@ extension MQTTPublisher {
         }
         let message: [String: Any] = ["_type": "waypoints", "waypoints": waypoints]
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: configuration.resolvedTopic + "/waypoints", payload: [UInt8](data), retain: true, at: now)
+        enqueue(topic: locationTopic + "/waypoints", payload: [UInt8](data), retain: true, at: now)
     }
 }

@@ -8,22 +8,33 @@ import Logging
 /// on its PUBACK.
 ///
 /// libmosquitto makes and parses every packet and handles keepalive. Its network
-/// loop (`mosquitto_loop`) runs on a thread of this type's own rather than
-/// `mosquitto_loop_start`'s: that thread ends for good on a TLS or name lookup error
-/// and sleeps through its reconnect delay even when the daemon is stopping, whereas
-/// this one reconnects after any error, with a backoff (1 s doubling to 30 s, back
-/// to 1 s once connected) that `stop` interrupts. One log line per outage, not per
-/// retry, and one when the broker is back.
+/// loop runs on a thread of this type's own rather than `mosquitto_loop_start`'s:
+/// that thread ends for good on a TLS or name lookup error and sleeps through its
+/// reconnect delay even when the daemon is stopping, whereas this one reconnects
+/// after any error, with a backoff (1 s doubling to 30 s, back to 1 s once
+/// connected) that `stop` interrupts. One log line per outage, not per retry, and
+/// one when the broker is back.
+///
+/// The loop is libmosquitto's own steps (`mosquitto_loop_read`, `_write`, `_misc`)
+/// around a `poll` of the broker's socket and a wake-up pipe of ours, rather than
+/// `mosquitto_loop`: that one also wakes on a byte libmosquitto writes for every
+/// publish, so at 10 Hz the thread woke twice a fix (for the byte, then for the
+/// PUBACK) where once is enough. A publish writes its packet at once on the
+/// publishing thread; when libmosquitto could only queue it (a full socket, TLS, a
+/// publish from inside a callback), the publisher wakes the loop through the pipe.
+/// libmosquitto's callbacks run on the loop thread and take ``queue`` with
+/// `queue.sync` (no thread hop when the queue is idle); they hold only
+/// libmosquitto's callback lock then, which nothing run on ``queue`` takes.
 ///
 /// After a reconnection the unacknowledged messages are sent again from the outbox,
 /// oldest first; libmosquitto also resends the ones it had in flight, so a subscriber
 /// may see up to ``maximumInFlight`` duplicates per outage (QoS 1's "at least once").
 ///
 /// Thread safety: every mutable property is read and written on ``queue`` only
-/// (libmosquitto's callbacks hop onto it), except ``snapshot`` and `stopping` (each
-/// behind a lock of its own) and `client`, which `start` sets before the loop thread
-/// starts and `stop` clears after that thread ended (libmosquitto's calls on it are
-/// thread-safe).
+/// (libmosquitto's callbacks enter it with `queue.sync`), except ``snapshot`` and
+/// `stopping` (each behind a lock of its own) and `client` and the wake-up pipe,
+/// which `start` sets before the loop thread starts and `stop` clears after that
+/// thread ended (libmosquitto's calls on the client are thread-safe).
 public final class MQTTPublisher: @unchecked Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most.
     public static let maximumInFlight = 100
@@ -37,10 +48,15 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     /// The serial queue all the publisher's state lives on.
-    let queue = DispatchQueue(label: "locationd.mqtt")
+    let queue: DispatchQueue
     let configuration: MQTTConfiguration
     let logger: Logger
     let outbox: MQTTOutbox
+    /// The location topic, the status topic and the tracker id, worked out once (the
+    /// default topic names the user, which is a password database lookup).
+    let locationTopic: String
+    let statusTopic: String
+    let trackerID: String
     private let password: String?
     private let startedAt: Date
     // libmosquitto's client; created in `start`, destroyed in `stop` (after its thread ended).
@@ -67,20 +83,29 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     private let wasConnected = Locked(false)
-    private let wake = DispatchSemaphore(value: 0)
+    /// The wake-up pipe's ends (read, write), non-blocking; see `wakeLoop`.
+    private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     private let loopEnded = DispatchSemaphore(value: 0)
     private let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
 
     /// Loads libmosquitto, opens the outbox in `directory` and reads the password file.
     ///
+    /// - Parameter target: the queue the publisher's own serial queue runs its work on;
+    ///   the daemon passes the queue of its other listeners, so that a fix wakes one
+    ///   thread for all of them rather than one more for MQTT.
     /// - Throws: ``LocationError`` when libmosquitto cannot be loaded, the password file
     ///   cannot be read or the outbox cannot be created.
-    public init(configuration: MQTTConfiguration, directory: URL, logger: Logger, now: Date = Date())
-        throws(LocationError)
-    {
+    public init(
+        configuration: MQTTConfiguration, directory: URL, logger: Logger, target: DispatchQueue? = nil,
+        now: Date = Date()
+    ) throws(LocationError) {
         try MosquittoLibrary.load()
+        queue = DispatchQueue(label: "locationd.mqtt", target: target)
         self.configuration = configuration
         self.logger = logger
+        locationTopic = configuration.resolvedTopic
+        statusTopic = configuration.statusTopic
+        trackerID = OwnTracksLocation.trackerID(forDevice: configuration.deviceName)
         startedAt = now
         if let path = configuration.passwordFile {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -109,7 +134,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         self.client = client
         let will = OwnTracksStatus.lastWill(connectedAt: startedAt)
         _ = will.withUnsafeBytes { bytes in
-            mosquitto_will_set(client, configuration.statusTopic, Int32(bytes.count), bytes.baseAddress, 1, true)
+            mosquitto_will_set(client, statusTopic, Int32(bytes.count), bytes.baseAddress, 1, true)
         }
         if let user = configuration.user {
             _ = mosquitto_username_pw_set(client, user, password)
@@ -124,19 +149,30 @@ public final class MQTTPublisher: @unchecked Sendable {
                 _ = mosquitto_int_option(client, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
             }
         }
+        // On the loop thread (the disconnect callback also on `stop`'s, for our own
+        // DISCONNECT), never on `queue`; see the type's notes on locking.
         mosquitto_connect_callback_set(client) { _, context, rc in
             let publisher = MQTTPublisher.from(context)
             publisher.wasConnected.withLock { $0 = rc == 0 }
-            publisher.queue.async { publisher.didConnect(rc) }
+            publisher.queue.sync { publisher.didConnect(rc) }
         }
         mosquitto_disconnect_callback_set(client) { _, context, rc in
             let publisher = MQTTPublisher.from(context)
-            publisher.queue.async { publisher.didDisconnect(rc) }
+            publisher.queue.sync { publisher.didDisconnect(rc) }
         }
         mosquitto_publish_callback_set(client) { _, context, mid in
             let publisher = MQTTPublisher.from(context)
-            publisher.queue.async { publisher.didAcknowledge(mid) }
+            publisher.queue.sync { publisher.didAcknowledge(mid) }
         }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw .internalError("cannot make the MQTT loop's wake-up pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        wakePipe = (ends[0], ends[1])
         let thread = Thread { [self] in runLoop() }
         thread.name = "locationd.mqtt.loop"
         thread.start()
@@ -163,17 +199,65 @@ public final class MQTTPublisher: @unchecked Sendable {
             first = false
             var errorNumber = errno
             while rc == MOSQ_ERR_SUCCESS.rawValue, !stopping.withLock({ $0 }) {
-                rc = mosquitto_loop(client, 1000, 1)
+                rc = loopOnce(client)
                 errorNumber = errno
                 if wasConnected.withLock({ $0 }) { delay = 1 }
             }
             if stopping.withLock({ $0 }) { break }
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errorNumber)) : Self.describe(rc)
             queue.async { self.connectionFailed(reason) }
-            _ = wake.wait(timeout: .now() + delay)
+            waitForWake(milliseconds: Int32(delay * 1000))
             delay = min(delay * 2, 30)
         }
+        // A DISCONNECT that `stop` could only queue (the loop was in a callback) goes now.
+        if mosquitto_want_write(client) { _ = mosquitto_loop_write(client, 1) }
         loopEnded.signal()
+    }
+
+    /// One turn of the network loop, as `mosquitto_loop` takes it but waiting on the
+    /// wake-up pipe instead of libmosquitto's per-publish byte: waits up to a second
+    /// for the broker (or a wake-up), reads what came (PUBACKs run their callback
+    /// here), writes what is queued, and runs keepalive. Returns libmosquitto's code.
+    private func loopOnce(_ client: OpaquePointer) -> Int32 {
+        let socket = mosquitto_socket(client)
+        guard socket >= 0 else { return MOSQ_ERR_NO_CONN.rawValue }
+        let wantWrite = mosquitto_want_write(client)
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+        ]
+        if poll(&descriptors, 2, 1000) < 0 {
+            return errno == EINTR ? MOSQ_ERR_SUCCESS.rawValue : MOSQ_ERR_ERRNO.rawValue
+        }
+        if descriptors[1].revents != 0 { drainWakePipe() }
+        if descriptors[0].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0 {
+            let rc = mosquitto_loop_read(client, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(client) < 0 { return rc }
+        }
+        // Queued packets (a publish made inside a callback just now, one that found the
+        // socket full, our own DISCONNECT): written as far as the socket takes them.
+        if mosquitto_want_write(client) {
+            let rc = mosquitto_loop_write(client, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(client) < 0 { return rc }
+        }
+        return mosquitto_loop_misc(client)
+    }
+
+    /// Wakes the loop thread out of its `poll` (or its backoff); any thread.
+    private func wakeLoop() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)  // a full pipe already wakes it
+    }
+
+    private func drainWakePipe() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakePipe.read, &bytes, bytes.count) > 0 {}
+    }
+
+    /// The backoff: sleeps `milliseconds` unless woken (by `stop`).
+    private func waitForWake(milliseconds: Int32) {
+        var descriptor = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, milliseconds) > 0 { drainWakePipe() }
     }
 
     private static func describe(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
@@ -190,7 +274,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         if outageReported {
             logger.notice("MQTT broker \(where_) connected again; sending \(outbox.count) queued messages")
         } else {
-            logger.info("MQTT broker \(where_) connected; publishing to \(configuration.resolvedTopic)")
+            logger.info("MQTT broker \(where_) connected; publishing to \(locationTopic)")
         }
         outageReported = false
         updateSnapshot()
@@ -270,6 +354,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                 _ = payload.withUnsafeBytes { bytes in
                     mosquitto_publish(client, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
                 }
+                if mosquitto_want_write(client) { wakeLoop() }
             } else {
                 unstored += 1
             }
@@ -318,6 +403,8 @@ public final class MQTTPublisher: @unchecked Sendable {
                 lastHandedOver = message.id
             }
         }
+        // Written at once as a rule; what libmosquitto could only queue, the loop writes.
+        if mosquitto_want_write(client) { wakeLoop() }
         if outbox.count == acknowledged.count && inFlight.isEmpty {
             if !acknowledged.isEmpty && !drained.isEmpty && !storageFailing { return removeAcknowledged() }
             guard outbox.count == 0 else { return }
@@ -376,7 +463,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         stopping.withLock { $0 = true }
         guard let client else { return }
         _ = mosquitto_disconnect(client)
-        wake.signal()
+        wakeLoop()
         loopEnded.wait()
         queue.sync {
             connected = false
@@ -384,5 +471,8 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         mosquitto_destroy(client)
         self.client = nil
+        close(wakePipe.read)
+        close(wakePipe.write)
+        wakePipe = (-1, -1)
     }
 }

@@ -21,6 +21,11 @@ final class Daemon: Sendable {
     let regions: RegionService?
     private let mqtt: MQTTPublisher?
     private let counter = FixCounter()
+    /// Where the listeners run: every listener takes microseconds a fix (the stores
+    /// write from queues of their own, the track at most once a second), so on one
+    /// serial queue a fix costs one thread wake-up instead of one per listener, a large
+    /// share of CPU at 10 Hz. The MQTT publisher's queue targets it too.
+    private let listeners = DispatchQueue(label: "locationd.listeners")
     private let startedAt = Date()
     /// The HTTP server's bearer token, read at start (`nil`: none configured).
     private let httpToken: [UInt8]?
@@ -51,7 +56,8 @@ final class Daemon: Sendable {
         mqtt =
             configuration.mqtt.isEnabled
             ? try MQTTPublisher(
-                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger)
+                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
+                target: listeners)
             : nil
         server = ControlServer(
             path: configuration.resolvedSocketPath,
@@ -63,11 +69,9 @@ final class Daemon: Sendable {
 
     /// The services, in start order; the group stops them in the reverse order.
     private func services(signals: ProcessSignals) -> [any Service] {
-        let (deviceLocation, counter, lastFix, tiles) = (coordinator.deviceLocation, counter, lastFix, tiles)
-        // Every listener takes microseconds a fix (the stores write from queues of their
-        // own, the track at most once a second): on one serial queue a fix costs one
-        // thread wake-up instead of one per listener, a large share of CPU at 10 Hz.
-        let queue = DispatchQueue(label: "locationd.listeners")
+        let (deviceLocation, counter, lastFix, tiles, queue) = (
+            coordinator.deviceLocation, counter, lastFix, tiles, listeners
+        )
         var services: [any Service] = [ControlService(server: server)]
         services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
         if configuration.record {

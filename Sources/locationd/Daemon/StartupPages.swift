@@ -2,19 +2,24 @@
     import Glibc
 #endif
 
-/// Gives the kernel back the pages of the daemon's own executable that only its
-/// start-up touched.
+/// Gives the kernel back the pages of the daemon's executable and of its shared
+/// libraries that only its start-up touched.
 ///
 /// Start-up runs code that a running daemon never runs again (argument parsing,
 /// configuration, opening the stores, the HTTP server's set-up, the runtime's own
 /// initialisation), and the kernel maps executable code 64 KiB around each page
 /// fault: about 8 MiB of the release binary are resident after start, while a
 /// daemon at 10 Hz keeps using about a quarter of that. A few seconds after start,
-/// `MADV_PAGEOUT` (Linux 5.4) drops the executable's clean pages from this process;
-/// those it uses again come back on their next access, from the page cache. Nothing
-/// is lost or changed: clean file-backed pages are only unmapped, and written pages
-/// stay (there is no swap to move them to). On a kernel without `MADV_PAGEOUT` the
-/// call fails and nothing happens. Decision written in the README ("Decisions").
+/// `MADV_PAGEOUT` (Linux 5.4) drops the clean pages of every private file mapping
+/// (the executable's and the libraries') from this process; those it uses again come
+/// back on their next access, from the page cache. Nothing is lost or changed: clean
+/// file-backed pages are only unmapped, written pages stay (there is no swap to move
+/// them to), and the kernel leaves alone pages another process maps too. The
+/// libraries matter with MQTT on: libstdc++ (1.4 MiB resident, used by the Swift
+/// runtime and ICU at start only) and most of SQLite's start-up stay out. Shared
+/// mappings (SQLite's WAL index) are not touched. On a kernel without
+/// `MADV_PAGEOUT` the call fails and nothing happens. Decision written in the
+/// README ("Decisions").
 enum StartupPages {
     /// How long after start the pages are given back: past the start-up of every
     /// service and the first fixes, before a benchmark or a user looks.
@@ -31,16 +36,22 @@ enum StartupPages {
         }
     }
 
-    /// Gives back the executable's pages; returns how many bytes of mappings were advised.
+    /// Gives back the pages of the private file mappings (all, or only the
+    /// executable's); returns how many bytes of mappings were advised.
     @discardableResult
-    static func release() -> Int {
+    static func release(executableOnly: Bool = false) -> Int {
         #if os(Linux)
             guard let executable = readLink("/proc/self/exe"),
                 let maps = readWholeFile("/proc/self/maps")
             else { return 0 }
             var advised = 0
-            for line in maps.split(separator: "\n") where line.hasSuffix(" " + executable) {
-                let range = line.prefix { $0 != " " }.split(separator: "-")
+            for line in maps.split(separator: "\n") {
+                // "start-end perms offset dev inode path"; private ("p") mappings of a file.
+                let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+                guard fields.count == 6, fields[1].hasSuffix("p") else { continue }
+                let path = fields[5].drop { $0 == " " }
+                guard path.hasPrefix("/"), !executableOnly || path == executable else { continue }
+                let range = fields[0].split(separator: "-")
                 guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
                     end > start
                 else { continue }
