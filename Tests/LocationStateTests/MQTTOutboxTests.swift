@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import LocationState
@@ -112,6 +113,62 @@ import Testing
             #expect(try outbox.messages(after: nil, limit: 100).map(\.topic) == ["t/61"])
             #expect(outbox.count == 1)
             #expect(outbox.dropped == 30)
+        }
+    }
+
+    /// A message sent as it comes costs one page in the WAL: the outbox numbers its
+    /// messages itself (an AUTOINCREMENT sequence row would be a second page) and keeps
+    /// no index on the age (a third).
+    @Test func anAppendWritesOnePageToTheLog() throws {
+        try withTemporaryDirectory { path in
+            let outbox = try MQTTOutbox(directory: URL(fileURLWithPath: path), now: Self.start)
+            let log = path + "/" + MQTTOutbox.fileName + "-wal"
+            func logBytes() throws -> Int {
+                try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0
+            }
+            try outbox.append(topic: "t/0", payload: Array(repeating: 0x7B, count: 200), retain: true, at: Self.start)
+            let before = try logBytes()
+            for index in 1...100 {
+                try outbox.append(
+                    topic: "t/\(index)", payload: Array(repeating: 0x7B, count: 200), retain: true,
+                    at: Self.start.addingTimeInterval(Double(index) / 10))
+            }
+            // A WAL frame is a 24-byte header and a 4,096-byte page.
+            let pages = Double(try logBytes() - before) / Double(24 + 4096)
+            #expect(pages > 99 && pages <= 101, "\(pages) pages for 100 appends")
+            #expect(try outbox.messages(after: nil, limit: 200).count == 101)
+        }
+    }
+
+    /// An outbox written by an earlier locationd (AUTOINCREMENT ids, an index on the
+    /// age) opens with its messages in order; new ones come after them, and the index
+    /// goes.
+    @Test func anOutboxOfTheEarlierLayoutKeepsItsOrder() throws {
+        try withTemporaryDirectory { path in
+            let file = path + "/" + MQTTOutbox.fileName
+            let old = try DatabaseQueue(path: file)
+            try old.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE message (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL,
+                            payload BLOB NOT NULL, retain INTEGER NOT NULL, createdAt REAL NOT NULL);
+                        CREATE INDEX message_createdAt ON message (createdAt);
+                        INSERT INTO message (topic, payload, retain, createdAt) VALUES ('t/a', x'61', 1, 1800000000);
+                        INSERT INTO message (topic, payload, retain, createdAt) VALUES ('t/b', x'62', 0, 1800000001);
+                        INSERT INTO message (topic, payload, retain, createdAt) VALUES ('t/c', x'63', 1, 1800000002);
+                        DELETE FROM message WHERE topic = 't/c';
+                        """)
+            }
+            try old.close()
+            let outbox = try MQTTOutbox(directory: URL(fileURLWithPath: path), now: Self.start)
+            try outbox.append(topic: "t/d", payload: [0x64], retain: false, at: Self.start.addingTimeInterval(3))
+            let all = try outbox.messages(after: nil, limit: 10)
+            #expect(all.map(\.topic) == ["t/a", "t/b", "t/d"])
+            #expect(all.map(\.id) == all.map(\.id).sorted())
+            let indexes = try DatabaseQueue(path: file).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'")
+            }
+            #expect(!indexes.contains("message_createdAt"))
         }
     }
 
