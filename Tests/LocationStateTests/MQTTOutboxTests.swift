@@ -133,9 +133,11 @@ import Testing
                     topic: "t/\(index)", payload: Array(repeating: 0x7B, count: 200), retain: true,
                     at: Self.start.addingTimeInterval(Double(index) / 10))
             }
-            // A WAL frame is a 24-byte header and a 4,096-byte page.
+            // A WAL frame is a 24-byte header and a 4,096-byte page. The table's leaf
+            // page each time, and a few more where a leaf fills and splits (111 here);
+            // a sequence row or an index would make it over 200.
             let pages = Double(try logBytes() - before) / Double(24 + 4096)
-            #expect(pages > 99 && pages <= 101, "\(pages) pages for 100 appends")
+            #expect(pages >= 100 && pages < 130, "\(pages) pages for 100 appends")
             #expect(try outbox.messages(after: nil, limit: 200).count == 101)
         }
     }

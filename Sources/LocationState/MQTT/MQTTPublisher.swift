@@ -83,6 +83,17 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     private let wasConnected = Locked(false)
+    /// Whether the publisher is keeping up: connected, every stored message handed
+    /// over, few in flight, nobody draining. Set on ``queue`` by `pump`; the loop
+    /// thread then pauses between reads (see ``acknowledgementPause``).
+    private let steady = Locked(false)
+    /// How long the loop thread waits after reading while the publisher is ``steady``
+    /// (milliseconds): the PUBACKs of a 10 Hz stream are then read five at a time, one
+    /// thread wake-up where there were five. Publishing does not wait for it (a publish
+    /// writes its packet on the publishing thread), a publish that could only be
+    /// queued, a drain and `stop` end the pause, and a message's PUBACK is known to the
+    /// outbox that much later (its row is removed within a second of that anyway).
+    static let acknowledgementPause: Int32 = 500
     /// The wake-up pipe's ends (read, write), non-blocking; see `wakeLoop`.
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     private let loopEnded = DispatchSemaphore(value: 0)
@@ -233,6 +244,9 @@ public final class MQTTPublisher: @unchecked Sendable {
         if descriptors[0].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0 {
             let rc = mosquitto_loop_read(client, 1)
             if rc != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(client) < 0 { return rc }
+            if steady.withLock({ $0 }) && !mosquitto_want_write(client) {
+                waitForWake(milliseconds: Self.acknowledgementPause)
+            }
         }
         // Queued packets (a publish made inside a callback just now, one that found the
         // socket full, our own DISCONNECT): written as far as the socket takes them.
@@ -292,6 +306,7 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     private func connectionFailed(_ reason: String) {
         connected = false
+        steady.withLock { $0 = false }
         inFlight.removeAll()
         lastHandedOver = nil
         updateSnapshot()
@@ -382,6 +397,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Hands the oldest messages not yet handed over to libmosquitto while connected.
     private func pump() {
         guard connected, let client else { return }
+        var handedAll = false
+        defer {
+            let calm = handedAll && inFlight.count < Self.maximumInFlight / 4 && drained.isEmpty
+            steady.withLock { $0 = calm }
+        }
         while inFlight.count < Self.maximumInFlight {
             let batch: [MQTTOutbox.Message]
             do {
@@ -390,7 +410,10 @@ public final class MQTTPublisher: @unchecked Sendable {
                 logger.error("MQTT outbox: \(error.message)")
                 return
             }
-            guard !batch.isEmpty else { break }
+            guard !batch.isEmpty else {
+                handedAll = true
+                break
+            }
             for message in batch {
                 var mid: Int32 = 0
                 let rc = message.payload.withUnsafeBytes { bytes in
@@ -438,6 +461,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                         } else {
                             self.drained.append(continuation)
                             self.pump()
+                            self.wakeLoop()  // out of a pause between PUBACKs
                         }
                     }
                 }
