@@ -44,7 +44,7 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
 }
 
 @Test func writesAreThrottledAndCoalesced() async throws {
-    #expect(LastFixStore.Configuration().writeInterval == .seconds(1))
+    #expect(LastFixStore.Configuration().writeInterval == .seconds(5))
     let saves = TileEventLog<Data>()
     let store = try LastFixStore(
         directory: "/data", configuration: .init(writeInterval: .seconds(3600)), fileSystem: countingFileSystem(saves),
