@@ -96,6 +96,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     static let acknowledgementPause: Int32 = 500
     /// The wake-up pipe's ends (read, write), non-blocking; see `wakeLoop`.
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    /// The loop thread, once it runs.
+    private let loopThread = Locked<pthread_t?>(nil)
     private let loopEnded = DispatchSemaphore(value: 0)
     private let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
 
@@ -197,6 +199,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// waits (1 s doubling to 30 s) and connects again, until `stop`.
     private func runLoop() {
         guard let client else { return }
+        loopThread.withLock { $0 = pthread_self() }
         var delay = 1.0
         var first = true
         while !stopping.withLock({ $0 }) {
@@ -256,6 +259,9 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         return mosquitto_loop_misc(client)
     }
+
+    /// Whether the caller runs on the loop thread (in one of libmosquitto's callbacks).
+    private var onLoopThread: Bool { loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 
     /// Wakes the loop thread out of its `poll` (or its backoff); any thread.
     private func wakeLoop() {
@@ -426,8 +432,9 @@ public final class MQTTPublisher: @unchecked Sendable {
                 lastHandedOver = message.id
             }
         }
-        // Written at once as a rule; what libmosquitto could only queue, the loop writes.
-        if mosquitto_want_write(client) { wakeLoop() }
+        // Written at once as a rule; what libmosquitto could only queue, the loop writes
+        // (it looks after every read, so a pump in a callback of its own need not wake it).
+        if !onLoopThread, mosquitto_want_write(client) { wakeLoop() }
         if outbox.count == acknowledged.count && inFlight.isEmpty {
             if !acknowledged.isEmpty && !drained.isEmpty && !storageFailing { return removeAcknowledged() }
             guard outbox.count == 0 else { return }
