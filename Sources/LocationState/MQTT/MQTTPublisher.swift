@@ -263,6 +263,13 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Whether the caller runs on the loop thread (in one of libmosquitto's callbacks).
     private var onLoopThread: Bool { loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 
+    /// A publish is written at once as a rule; what libmosquitto could only queue, the
+    /// loop writes: woken for it, unless this is the loop thread itself (in a callback),
+    /// which looks after every read anyway.
+    private func wakeLoopIfQueued(_ client: OpaquePointer) {
+        if !onLoopThread, mosquitto_want_write(client) { wakeLoop() }
+    }
+
     /// Wakes the loop thread out of its `poll` (or its backoff); any thread.
     private func wakeLoop() {
         var byte: UInt8 = 1
@@ -375,7 +382,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                 _ = payload.withUnsafeBytes { bytes in
                     mosquitto_publish(client, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
                 }
-                if mosquitto_want_write(client) { wakeLoop() }
+                wakeLoopIfQueued(client)
             } else {
                 unstored += 1
             }
@@ -432,9 +439,7 @@ public final class MQTTPublisher: @unchecked Sendable {
                 lastHandedOver = message.id
             }
         }
-        // Written at once as a rule; what libmosquitto could only queue, the loop writes
-        // (it looks after every read, so a pump in a callback of its own need not wake it).
-        if !onLoopThread, mosquitto_want_write(client) { wakeLoop() }
+        wakeLoopIfQueued(client)
         if outbox.count == acknowledged.count && inFlight.isEmpty {
             if !acknowledged.isEmpty && !drained.isEmpty && !storageFailing { return removeAcknowledged() }
             guard outbox.count == 0 else { return }
