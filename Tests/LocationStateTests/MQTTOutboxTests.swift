@@ -51,6 +51,38 @@ import Testing
         }
     }
 
+    /// The publisher stores the messages it sent directly in one batch: after what is
+    /// there, in their order, with their own creation times, the count bound applied.
+    @Test func aBatchGoesAfterWhatIsThereInOrderWithinTheBounds() throws {
+        try withTemporaryDirectory { path in
+            let log = LogRecorder()
+            let outbox = try MQTTOutbox(
+                directory: URL(fileURLWithPath: path), bounds: .init(maximumMessages: 4, maximumAge: 86_400),
+                logger: log.logger, now: Self.start)
+            let first = try outbox.append(topic: "t/0", payload: [0], retain: false, at: Self.start)
+            let second = try outbox.append(topic: "t/1", payload: [1], retain: false, at: Self.start)
+            let entries = (2..<6).map { index in
+                MQTTOutbox.Entry(
+                    topic: "t/\(index)", payload: [UInt8(index)], retain: index == 5,
+                    createdAt: Self.start.addingTimeInterval(Double(index)))
+            }
+            let ids = try outbox.append(contentsOf: entries, at: Self.start.addingTimeInterval(10))
+            #expect(ids == [second + 1, second + 2, second + 3, second + 4])
+            #expect(first < second)
+            #expect(outbox.count == 4)
+            #expect(outbox.dropped == 2)
+            for fromFile in [false, true] {
+                let kept = try outbox.messages(after: nil, limit: 10, fromFile: fromFile)
+                #expect(kept.map(\.topic) == ["t/2", "t/3", "t/4", "t/5"])
+                #expect(kept.map(\.id) == ids)
+                #expect(kept.map(\.createdAt) == entries.map(\.createdAt))
+                #expect(kept.map(\.retain) == [false, false, false, true])
+            }
+            #expect(try outbox.messages(after: ids[1], limit: 10).map(\.topic) == ["t/4", "t/5"])
+            #expect(try outbox.append(contentsOf: [], at: Self.start).isEmpty)
+        }
+    }
+
     @Test func dropsWhatIsOlderThanTheMaximumAge() throws {
         try withTemporaryDirectory { path in
             let directory = URL(fileURLWithPath: path)

@@ -267,6 +267,26 @@ import Testing
         #expect(first == [StateChange(old: 5, new: 5), StateChange(old: 5, new: 6)])
     }
 
+    @Test func aFilteredObserverGetsOnlyTheChangesItAcceptsAndTheCurrentValue() async throws {
+        let state = MonitoredState(key: "counter", initialValue: 1)
+        let queue = DispatchQueue(label: "listeners")
+        let filtered = Recorder<Int>()
+        let witness = Recorder<Int>()
+        let filteredToken = state.observe(on: queue, sendingCurrentValue: true, filter: { $0.new % 2 == 0 }) {
+            filtered.stateDidChange($0)
+        }
+        let witnessToken = state.observe(on: queue) { witness.stateDidChange($0) }
+        for value in 2...6 { state ~> value }
+        try await witness.wait(forCount: 5)
+        try await drain(queue)
+        #expect(
+            filtered.changes == [
+                StateChange(old: 1, new: 1), StateChange(old: 1, new: 2), StateChange(old: 3, new: 4),
+                StateChange(old: 5, new: 6),
+            ])
+        withExtendedLifetime((filteredToken, witnessToken)) {}
+    }
+
     @Test func aListenerMayModifyTheStateItListensTo() async throws {
         let state = MonitoredState(key: "counter", initialValue: 0)
         let recorder = Recorder<Int> { change in

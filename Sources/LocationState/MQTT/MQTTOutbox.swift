@@ -152,35 +152,68 @@ public final class MQTTOutbox {
     }
 
     /// Appends a message at the end and applies the bounds, in one transaction: when it
-    /// throws (a full disk), nothing changed.
+    /// throws (a full disk), nothing changed. Returns the message's id.
     ///
     /// Most appends apply no bound (see ``ageCheckInterval``): those are one prepared
     /// INSERT, its own transaction, one page written to the WAL.
-    public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError) {
-        let (excess, bounds, id) = (count + 1 - bounds.maximumMessages, bounds, nextID)
+    @discardableResult
+    public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError)
+        -> Int64
+    {
+        try append(contentsOf: [Entry(topic: topic, payload: payload, retain: retain, createdAt: now)], at: now)[0]
+    }
+
+    /// A message to append: a ``Message`` without its id.
+    public struct Entry: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var retain: Bool
+        /// When the message was made; the age bound counts from it.
+        public var createdAt: Date
+
+        public init(topic: String, payload: [UInt8], retain: Bool, createdAt: Date) {
+            (self.topic, self.payload, self.retain, self.createdAt) = (topic, payload, retain, createdAt)
+        }
+    }
+
+    /// Appends `entries` at the end, in their order, and applies the bounds, all in one
+    /// transaction: when it throws (a full disk), nothing changed. Returns their ids.
+    @discardableResult
+    public func append(contentsOf entries: [Entry], at now: Date = Date()) throws(LocationError) -> [Int64] {
+        guard !entries.isEmpty else { return [] }
+        let (excess, bounds, firstID) = (count + entries.count - bounds.maximumMessages, bounds, nextID)
         let checkAge = now.timeIntervalSince(agedOutAt) >= Self.ageCheckInterval || now < agedOutAt
-        let arguments: StatementArguments = [id, topic, Data(payload), retain, now.timeIntervalSince1970]
+        let ids = (0..<Int64(entries.count)).map { firstID + $0 }
+        let arguments = zip(ids, entries).map { id, entry -> StatementArguments in
+            [id, entry.topic, Data(entry.payload), entry.retain, entry.createdAt.timeIntervalSince1970]
+        }
         let removed: Int
         do {
-            if excess <= 0 && !checkAge {
-                try queue.writeWithoutTransaction { db in try Self.insert(db, arguments) }
+            if excess <= 0 && !checkAge && arguments.count == 1 {
+                try queue.writeWithoutTransaction { db in try Self.insert(db, arguments[0]) }
                 removed = 0
             } else {
                 removed = try queue.write { db in
-                    try Self.insert(db, arguments)
+                    for row in arguments { try Self.insert(db, row) }
                     return try Self.trim(db, excess: excess, now: checkAge ? now : nil, bounds: bounds)
                 }
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
-        nextID += 1
+        nextID += Int64(entries.count)
         if checkAge { agedOutAt = now }
-        count += 1
+        count += entries.count
         noteDropped(removed)
-        if let last = tail.last, last.id + 1 != id { tail.removeAll() }
-        if tail.count == Self.tailLimit { tail.removeFirst(Self.tailLimit / 2) }
-        tail.append(Message(id: id, topic: topic, payload: payload, retain: retain, createdAt: now))
+        if let last = tail.last, last.id + 1 != firstID { tail.removeAll() }
+        for (id, entry) in zip(ids, entries) {
+            if tail.count == Self.tailLimit { tail.removeFirst(Self.tailLimit / 2) }
+            tail.append(
+                Message(
+                    id: id, topic: entry.topic, payload: entry.payload, retain: entry.retain,
+                    createdAt: entry.createdAt))
+        }
+        return ids
     }
 
     private static func insert(_ db: Database, _ arguments: StatementArguments) throws {

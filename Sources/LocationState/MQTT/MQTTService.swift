@@ -31,7 +31,11 @@ public struct MQTTService: Service {
         let publisher = publisher
         try publisher.start()
         if publisher.configuration.discovery { publisher.queue.async { publisher.publishDiscovery() } }
-        let statusObservation = status.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
+        // Only a new name is published: `.live`'s date moves on every fix, and those
+        // changes need not wake the publisher's queue.
+        let statusObservation = status.observe(
+            on: publisher.queue, policy: .all, sendingCurrentValue: true, filter: { $0.old.name != $0.new.name }
+        ) {
             publisher.publish(status: $0.new)
         }
         let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {

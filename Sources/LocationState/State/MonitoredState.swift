@@ -70,17 +70,23 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
     /// Calls `handler` on `queue` for each change until the returned token is
     /// cancelled or released.
     ///
-    /// Parameters as for ``addListener(_:on:policy:sendingCurrentValue:)``.
+    /// Parameters as for ``addListener(_:on:policy:sendingCurrentValue:)``, and:
+    /// - Parameter filter: when given, only the changes for which it returns true
+    ///   are buffered and delivered (the current value is sent regardless). It runs
+    ///   in `modify`, on the modifying thread, with no lock held: it must be quick.
+    ///   A change it rejects costs the listener no wake-up at all, which is the
+    ///   point: a status that changes its date on every fix but its name rarely.
     @inlinable
     public func observe(
         on queue: DispatchQueue? = nil,
         policy: DeliveryPolicy = .all,
         sendingCurrentValue: Bool = false,
+        filter: (@Sendable (StateChange<Value>) -> Bool)? = nil,
         _ handler: @escaping @Sendable (StateChange<Value>) -> Void
     ) -> StateObservation {
         let subscription = Subscription(
             owner: self, policy: policy,
-            consumer: .queue(queue ?? makeQueue()) { handler })
+            consumer: .queue(queue ?? makeQueue()) { handler }, filter: filter)
         attach(subscription, sendingCurrentValue: sendingCurrentValue)
         return StateObservation { subscription.cancel() }
     }
@@ -105,7 +111,7 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
         let subscriptions = subscriptions.withLock { $0 }
         guard !subscriptions.isEmpty else { return }
         let change = StateChange(old: old, new: new)
-        for subscription in subscriptions {
+        for subscription in subscriptions where subscription.filter?(change) ?? true {
             subscription.enqueue(change)
         }
         retired.withLock { $0.keep(change) }

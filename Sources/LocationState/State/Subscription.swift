@@ -120,6 +120,8 @@ final class Subscription<Value: Sendable>: Sendable {
     /// The queue of a `.queue` consumer, kept apart so that `enqueue` need not copy
     /// the enum, nor retain the queue unless it schedules a drain job.
     @usableFromInline let queue: DispatchQueue?
+    /// Which changes `modify` hands over (`nil`: all); see ``MonitoredState/observe(on:policy:sendingCurrentValue:filter:_:)``.
+    @usableFromInline let filter: (@Sendable (StateChange<Value>) -> Bool)?
     @usableFromInline let buffer = Locked(Buffer())
     @usableFromInline let cancelled = Atomic<Bool>(false)
     private weak let owner: MonitoredState<Value>?
@@ -127,9 +129,10 @@ final class Subscription<Value: Sendable>: Sendable {
     @usableFromInline
     init(
         owner: MonitoredState<Value>, policy: DeliveryPolicy, consumer: Consumer,
-        listenerID: ObjectIdentifier? = nil
+        listenerID: ObjectIdentifier? = nil, filter: (@Sendable (StateChange<Value>) -> Bool)? = nil
     ) {
         self.owner = owner
+        self.filter = filter
         self.policy = policy
         self.consumer = consumer
         self.listenerID = listenerID

@@ -24,7 +24,7 @@ final class Daemon: Sendable {
     /// Where the listeners run: every listener takes microseconds a fix (the stores
     /// write from queues of their own, the track at most once a second), so on one
     /// serial queue a fix costs one thread wake-up instead of one per listener, a large
-    /// share of CPU at 10 Hz. The MQTT publisher's queue targets it too.
+    /// share of CPU at 10 Hz. The MQTT publisher runs on it too.
     private let listeners = DispatchQueue(label: "locationd.listeners")
     private let startedAt = Date()
     /// The HTTP server's bearer token, read at start (`nil`: none configured).
@@ -57,7 +57,7 @@ final class Daemon: Sendable {
             configuration.mqtt.isEnabled
             ? try MQTTPublisher(
                 configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
-                target: listeners)
+                queue: listeners)
             : nil
         server = ControlServer(
             path: configuration.resolvedSocketPath,

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// A "broker" on a free loopback port that accepts the MQTT connection (CONNACK, code 0)
+/// and then reads every packet without ever answering: no PUBACK, no PINGRESP. It counts
+/// the PUBLISH packets it got, so a test can tell a message reached the broker from one
+/// that was stored.
+final class SilentBroker: @unchecked Sendable {
+    // @unchecked Sendable: `let`s only; the counter is atomic.
+    let port: Int
+    private let counter = Counter()
+    private let fd: Int32
+
+    private final class Counter: Sendable {
+        let publishes = Atomic<Int>(0)
+    }
+
+    /// PUBLISH packets received, over all connections.
+    var publishes: Int { counter.publishes.load(ordering: .relaxed) }
+    private let stopped = Atomic<Bool>(false)
+
+    init() throws {
+        let (fd, port) = try listenOnLoopback(backlog: 16)
+        (self.fd, self.port) = (fd, port)
+        let counter = counter
+        Thread.detachNewThread {
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                Thread.detachNewThread { Self.serve(client, counter: counter) }
+            }
+        }
+    }
+
+    /// Reads packets (a fixed header: the type in the first byte's high nibble, then the
+    /// remaining length as a base-128 number) until the client goes; answers CONNECT only.
+    private static func serve(_ client: Int32, counter: Counter) {
+        defer { close(client) }
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            pending += buffer[0..<count]
+            while let (type, length) = header(pending), pending.count >= length {
+                pending.removeFirst(length)
+                switch type {
+                case 1:
+                    let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+                    guard write(client, connack, connack.count) == connack.count else { return }
+                case 3: counter.publishes.add(1, ordering: .relaxed)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The packet type and the whole packet's length, once its fixed header is complete.
+    private static func header(_ bytes: [UInt8]) -> (type: UInt8, length: Int)? {
+        var (remaining, multiplier, index) = (0, 1, 1)
+        while index < bytes.count, index <= 4 {
+            remaining += Int(bytes[index] & 0x7F) * multiplier
+            if bytes[index] & 0x80 == 0 { return (bytes[0] >> 4, index + 1 + remaining) }
+            multiplier *= 128
+            index += 1
+        }
+        return nil
+    }
+
+    /// Stops accepting (connections already open stay until their client goes).
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    deinit { stop() }
+}
