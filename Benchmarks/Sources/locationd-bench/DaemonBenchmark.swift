@@ -5,8 +5,9 @@ import Foundation
 /// MQTT on (a real Mosquitto on a free loopback port).
 ///
 /// For each, gpsfake feeds a fresh gpsd a 10 Hz track; `locationd run --source gpsd
-/// --record` reads it with every listener on. After a warm-up, CPU time is sampled over a
-/// window and scaled to an hour; resident memory is read at the end (now and peak).
+/// --record` reads it with every listener on. After a warm-up, CPU time is measured over a
+/// window with the scheduler's counters (see ``ThreadCPU``) and scaled to an hour;
+/// resident memory is read at the end (now and peak).
 /// Each configuration's ratio is against its own gpsd, measured in the same window.
 func daemonBenchmark() async throws {
     let window = Double(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_SECONDS"] ?? "") ?? 60
@@ -65,26 +66,31 @@ private func daemonFootprint(name: String, window: Double, arguments: [String]) 
     guard let ourStart = ProcessStat(pid: daemon), let peerStart = ProcessStat(pid: gpsd) else {
         throw BenchmarkError("a process ended early")
     }
+    let (ourCPU, peerCPU) = (ThreadCPU(pid: daemon), ThreadCPU(pid: gpsd))
     let start = Date()
     try await Task.sleep(for: .seconds(window))
+    let (ourSeconds, peerSeconds) = (ourCPU.stop(), peerCPU.stop())
     guard let ourEnd = ProcessStat(pid: daemon), let peerEnd = ProcessStat(pid: gpsd) else {
         throw BenchmarkError("a process ended during the measurement")
     }
     let hours = Date().timeIntervalSince(start) / 3600
     let status = try runProcess(rig.locationd.path, ["last", "--data-dir", rig.data])
     guard status.status == 0 else { throw BenchmarkError("\(name): no live fix at the end of the window") }
-    func footprint(_ start: ProcessStat, _ end: ProcessStat) -> ProcessFootprint {
+    func footprint(_ end: ProcessStat, cpuSeconds: Double) -> ProcessFootprint {
         let mib = 1024.0 * 1024
         return ProcessFootprint(
             mebibytes: Double(end.residentBytes) / mib, peakMebibytes: Double(end.peakResidentBytes) / mib,
-            cpuSecondsPerHour: (end.cpuSeconds - start.cpuSeconds) / hours)
+            cpuSecondsPerHour: cpuSeconds / hours)
     }
-    let result = DaemonFootprint(ours: footprint(ourStart, ourEnd), gpsd: footprint(peerStart, peerEnd))
+    let result = DaemonFootprint(
+        ours: footprint(ourEnd, cpuSeconds: ourSeconds), gpsd: footprint(peerEnd, cpuSeconds: peerSeconds))
     print(
         String(
-            format: "%@: locationd RSS %.1f MiB (peak %.1f), CPU %.1f s/h; gpsd RSS %.1f MiB (peak %.1f), CPU %.1f s/h",
+            format:
+                "%@: locationd RSS %.1f MiB (peak %.1f), CPU %.1f s/h (in ticks %.1f); gpsd RSS %.1f MiB (peak %.1f), CPU %.1f s/h (in ticks %.1f)",
             name, result.ours.mebibytes, result.ours.peakMebibytes, result.ours.cpuSecondsPerHour,
-            result.gpsd.mebibytes, result.gpsd.peakMebibytes, result.gpsd.cpuSecondsPerHour))
+            (ourEnd.cpuSeconds - ourStart.cpuSeconds) / hours, result.gpsd.mebibytes, result.gpsd.peakMebibytes,
+            result.gpsd.cpuSecondsPerHour, (peerEnd.cpuSeconds - peerStart.cpuSeconds) / hours))
     return result
 }
 
