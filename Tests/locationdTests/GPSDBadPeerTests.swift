@@ -148,6 +148,21 @@ struct GPSDBadPeerTests {
         #expect(try await events.next() == .connected)
     }
 
+    /// The session's socket blocks in `recv` for up to the poll interval (no `select`
+    /// before each read): reads that timed out on a silent gpsd leave EAGAIN behind, and
+    /// the end of the connection after them must still read as the end, not as one
+    /// more late line (which would spin on a closed socket).
+    @Test func closedAfterASilenceIsNoticed() async throws {
+        let server = try FakeGPSDServer(reply: Data((Self.version + Self.devices).utf8), then: .holdOpen)
+        let (events, task) = Self.start(Self.provider(port: server.port, log: CapturedLog()))
+        defer { task.cancel() }
+        #expect(try await events.next() == .connected)
+        try await Task.sleep(for: .milliseconds(500))  // five timed-out reads
+        server.stop()
+        let reason = try #require(Self.reason(of: try await events.next(within: .seconds(10))))
+        #expect(reason.contains("closed"), "\(reason)")
+    }
+
     @Test func stuckInTheMiddleOfAReportStillStopsPromptly() async throws {
         let reply = Self.version + Self.devices + String(Self.tpv.prefix(40))
         let server = try FakeGPSDServer(reply: Data(reply.utf8), then: .holdOpen)

@@ -185,9 +185,7 @@ public struct GPSDProvider: LocationProvider {
             loggedUnrecognized = false
             logger.debug("connected to gpsd \(release) at \(address)")
             while !stop.isStopped {
-                guard session.waitForInput(timeout: provider.pollInterval), let message = try session.read() else {
-                    continue
-                }
+                guard let message = try session.next(timeout: provider.pollInterval) else { continue }
                 handle(message)
             }
         }

@@ -9,8 +9,18 @@ protocol GPSDSession: AnyObject {
     /// Reads the next report; nil when only part of a line has arrived yet.
     /// Throws when the connection is closed or broken.
     func read() throws(GPSDConnectionError) -> GPSDMessage?
+    /// Waits up to about `timeout` for the next report and reads it; nil when none
+    /// came whole in that time. Throws as ``read()``.
+    func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage?
     /// Closes the connection; the session is not used afterwards.
     func close()
+}
+
+extension GPSDSession {
+    func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
+        guard waitForInput(timeout: timeout) else { return nil }
+        return try read()
+    }
 }
 
 /// Why a gpsd connection could not be opened or ended; `reason` is one sentence for the log.
