@@ -33,8 +33,12 @@ struct RetiredChanges<Value: Sendable>: Sendable {
     mutating func keep(_ change: StateChange<Value>, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         defer { lastNanoseconds = now }
         if now &- lastNanoseconds > Subscription<Value>.burstGapNanoseconds {
-            boxes.removeAll()
-            boxes.append(change.values)
+            if boxes.count == 1 {
+                boxes[0] = change.values  // the steady case: no array freed and made again
+            } else {
+                boxes.removeAll()
+                boxes.append(change.values)
+            }
             next = 1
             return
         }
