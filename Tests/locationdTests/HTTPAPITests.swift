@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import locationd
+
 /// The HTTP API of a real daemon (`locationd run --http 127.0.0.1:0`): the answers,
 /// their field names, and a one-line reason for every bad request.
 @Suite(.timeLimit(.minutes(3)))
@@ -42,6 +44,14 @@ struct HTTPAPITests {
         #expect(status.status == 200)
         #expect(status.headers["content-type"] == "application/json")
         #expect(status.headers["access-control-allow-origin"] == nil)
+        // RFC 9110's Date, within a couple of seconds of now.
+        let date = try #require(status.headers["date"])
+        let parsed = DateFormatter()
+        parsed.locale = Locale(identifier: "en_US_POSIX")
+        parsed.timeZone = TimeZone(identifier: "GMT")
+        parsed.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let when = try #require(parsed.date(from: date), "not an IMF-fixdate: \(date)")
+        #expect(abs(when.timeIntervalSinceNow) < 3)
         let statusObject = try status.object()
         #expect(statusObject["source"] as? String == "simulated")
         #expect(statusObject["state"] as? String == "live")
@@ -161,5 +171,13 @@ struct HTTPAPITests {
         let before = try await client.get("/api/v1/tracks.gpx?from=2001-01-01&to=2001-01-02")
         #expect(before.status == 200 && !before.body.contains("<trkpt"))
         #expect(try await daemon.stop().status == 0)
+    }
+}
+
+@Suite struct HTTPDateTests {
+    @Test func imfFixdateAsRFC9110WritesIt() {
+        // RFC 9110, 5.6.7's example, and a date with single-digit fields.
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(1_798_761_605) == "Fri, 01 Jan 2027 00:00:05 GMT")
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdCore
 import LocationState
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// The HTTP server as a service: the JSON API, Server-Sent Events and the page
@@ -52,27 +53,43 @@ struct HTTPService: Service {
         let configuration = configuration
         let logger = logger
         let authenticated = token != nil
-        let application = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)),
-            configuration: ApplicationConfiguration(
+        // The server as Hummingbird's `Application.run` builds it, without the service it
+        // adds to refresh the `Date` header every second: at 10 Hz that timer was about
+        // a tenth of an idle daemon's CPU. `HTTPDate` formats the header when a second
+        // has passed since the last answer, on the answering thread.
+        let responder = router.buildResponder()
+        let server = try HTTPServerBuilder.http1(
+            configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
+        ).buildServer(
+            configuration: ServerConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), backlog: limits.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
+            responder: { request, writer, channel in
+                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    logger.debug("http: unhandled error \(error)")
+                    response = Response(status: .internalServerError, body: .init())
+                }
+                response.headers[.date] = HTTPDate.now()
+                try await writer.write(response: response.head, body: response.body)
+            },
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port
                 logger.notice(
                     "http: serving the page and the API at \(bound.url)\(authenticated ? " (bearer token required)" : "")"
                 )
-            },
-            logger: logger)
+            })
         let events = routes.events
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { group in
                     group.addTask { await events.keepalive() }
-                    try await application.run()
+                    try await server.run()
                     group.cancelAll()
                 }
             } onGracefulShutdown: {
