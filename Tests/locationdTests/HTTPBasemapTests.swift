@@ -49,12 +49,7 @@ struct HTTPBasemapTests {
         /// Answers the requests on one connection (keep-alive) until the client leaves.
         private static func answer(_ client: Int32, record: (String) -> Void) {
             defer { close(client) }
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(client, &buffer, buffer.count)
-                guard count > 0 else { return }
-                pending.append(contentsOf: buffer[0..<count])
+            readMessages(from: client) { pending in
                 while let end = pending.indices.dropLast(3).first(where: {
                     pending[$0] == 13 && pending[$0 + 1] == 10 && pending[$0 + 2] == 13 && pending[$0 + 3] == 10
                 }) {
@@ -67,6 +62,7 @@ struct HTTPBasemapTests {
                         + png
                     _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
                 }
+                return true
             }
         }
     }

@@ -29,3 +29,17 @@ func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
     }
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
+
+/// Reads `client` until the peer goes (or `consume` returns false), appending what
+/// arrives to a buffer that `consume` takes whole messages from: the read loop of every
+/// fake server that answers a stream of requests.
+func readMessages(from client: Int32, _ consume: (inout [UInt8]) -> Bool) {
+    var pending: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(client, &buffer, buffer.count)
+        guard count > 0 else { return }
+        pending.append(contentsOf: buffer[0..<count])
+        guard consume(&pending) else { return }
+    }
+}

@@ -39,22 +39,18 @@ final class SilentBroker: @unchecked Sendable {
     /// remaining length as a base-128 number) until the client goes; answers CONNECT only.
     private static func serve(_ client: Int32, counter: Counter) {
         defer { close(client) }
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { return }
-            pending += buffer[0..<count]
+        readMessages(from: client) { pending in
             while let (type, length) = header(pending), pending.count >= length {
                 pending.removeFirst(length)
                 switch type {
                 case 1:
                     let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
-                    guard write(client, connack, connack.count) == connack.count else { return }
+                    guard write(client, connack, connack.count) == connack.count else { return false }
                 case 3: counter.publishes.add(1, ordering: .relaxed)
                 default: break
                 }
             }
+            return true
         }
     }
 
