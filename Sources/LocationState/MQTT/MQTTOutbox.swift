@@ -5,10 +5,11 @@ import Logging
 /// The MQTT messages not yet acknowledged by the broker, in order, on disk: one SQLite
 /// database (through GRDB, WAL) in the data directory, mode 0600.
 ///
-/// A message is appended before it is sent and removed only when the broker's PUBACK
-/// for it arrives, so a broker that is away, a daemon killed with SIGKILL or a power
-/// cut loses nothing already appended (in WAL mode with `synchronous = NORMAL` a power
-/// cut may lose the last transactions, a process kill none).
+/// A message is removed only when the broker's PUBACK for it arrives, so a broker that
+/// is away, a daemon killed with SIGKILL or a power cut loses nothing already appended
+/// (in WAL mode with `synchronous = NORMAL` a power cut may lose the last
+/// transactions, a process kill none). The publisher appends a message before sending
+/// it, except while the broker keeps up (see ``MQTTPublisher``).
 ///
 /// Bounded: beyond ``Bounds/maximumMessages`` or older than ``Bounds/maximumAge`` the
 /// oldest messages are dropped, counted in ``dropped``, and logged once per episode
