@@ -201,9 +201,7 @@ public struct GPSDProvider: LocationProvider {
                             "something accepted the connection but sent no gpsd greeting within \(provider.greetingTimeout)"
                     )
                 }
-                guard session.waitForInput(timeout: min(provider.pollInterval, remaining)),
-                    let message = try session.read()
-                else { continue }
+                guard let message = try session.next(timeout: min(provider.pollInterval, remaining)) else { continue }
                 guard case .version(let release) = message else {
                     throw GPSDConnectionError(reason: "the peer does not speak gpsd's protocol: it sent \(message)")
                 }

@@ -55,9 +55,9 @@ final class LibGPSSession: GPSDSession {
         let descriptor = locd_fd(data)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var timeout = timeval(duration: readTimeout)
-        setsockopt(locd_fd(data), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(locd_fd(data), SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        enableKeepAlive(locd_fd(data))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        enableKeepAlive(descriptor)
         guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
             let reason = String(cString: strerror(errno))
             session.close()
@@ -120,10 +120,7 @@ final class LibGPSSession: GPSDSession {
     /// libgps already holds, else blocks in `recv` for at most the socket's timeout. No
     /// `select` before each report (`gps_waiting`), one system call a fix fewer.
     func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
-        guard timeout >= readTimeout else {
-            guard waitForInput(timeout: timeout) else { return nil }
-            return try read()
-        }
+        if timeout < readTimeout, !waitForInput(timeout: timeout) { return nil }
         return try read()
     }
 
