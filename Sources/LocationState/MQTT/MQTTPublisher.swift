@@ -84,6 +84,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// The messages sent without being stored and not yet acknowledged, oldest first;
     /// all newer than every stored message.
     private var direct: [Direct] = []
+    /// Messages handed to libmosquitto and not yet acknowledged, stored or not.
+    private var unacknowledged: Int { inFlight.count + direct.count }
     private var storeCheckScheduled = false
     /// How long a message sent straight to the broker may wait for its PUBACK before it
     /// is stored (nanoseconds); more than ``acknowledgementPause``, so that a broker that
@@ -433,7 +435,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// otherwise (see the type's notes).
     private func sendDirectly(_ entry: MQTTOutbox.Entry) -> Bool {
         guard connected, let client, outbox.count == acknowledged.count,
-            inFlight.count + direct.count < Self.maximumInFlight
+            unacknowledged < Self.maximumInFlight
         else { return false }
         var mid: Int32 = 0
         let rc = entry.payload.withUnsafeBytes { bytes in
@@ -442,8 +444,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return false }
         direct.append(Direct(mid: mid, entry: entry, sentAt: DispatchTime.now().uptimeNanoseconds))
         wakeLoopIfQueued(client)
-        let calm = inFlight.count + direct.count < Self.maximumInFlight / 4 && drained.isEmpty
-        steady.withLock { $0 = calm }
+        updateSteady(handedAll: true)
         scheduleStoreCheck()
         updateSnapshot()
         return true
@@ -523,15 +524,11 @@ public final class MQTTPublisher: @unchecked Sendable {
     private func pump() {
         guard connected, let client else { return }
         var handedAll = false
-        defer {
-            let calm = handedAll && inFlight.count + direct.count < Self.maximumInFlight / 4 && drained.isEmpty
-            steady.withLock { $0 = calm }
-        }
-        while inFlight.count + direct.count < Self.maximumInFlight {
+        defer { updateSteady(handedAll: handedAll) }
+        while unacknowledged < Self.maximumInFlight {
             let batch: [MQTTOutbox.Message]
             do {
-                batch = try outbox.messages(
-                    after: lastHandedOver, limit: Self.maximumInFlight - inFlight.count - direct.count)
+                batch = try outbox.messages(after: lastHandedOver, limit: Self.maximumInFlight - unacknowledged)
             } catch {
                 logger.error("MQTT outbox: \(error.message)")
                 return
@@ -559,6 +556,13 @@ public final class MQTTPublisher: @unchecked Sendable {
             for waiter in drained { waiter.resume() }
             drained.removeAll()
         }
+    }
+
+    /// Sets ``steady``: every stored message handed over (`handedAll`), few in flight,
+    /// nobody draining.
+    private func updateSteady(handedAll: Bool) {
+        let calm = handedAll && unacknowledged < Self.maximumInFlight / 4 && drained.isEmpty
+        steady.withLock { $0 = calm }
     }
 
     private func updateSnapshot() {
