@@ -9,14 +9,18 @@ import Testing
 /// is stored only when its PUBACK does not come within `storeDelay` or the publisher
 /// stops first.
 @Suite struct MQTTDirectSendTests {
-    private static func publisher(port: Int, directory: String) throws -> MQTTPublisher {
+    /// A publisher to the broker at `port`, started and connected.
+    private static func connected(port: Int, directory: String) async throws -> MQTTPublisher {
         var configuration = MQTTConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = port
         configuration.topic = "owntracks/test/direct"
-        return try MQTTPublisher(
+        let publisher = try MQTTPublisher(
             configuration: configuration, directory: URL(fileURLWithPath: directory),
             logger: Logger(label: "test.mqtt"))
+        try publisher.start()
+        try await waitUntil(seconds: 10) { publisher.snapshot.connected }
+        return publisher
     }
 
     private static func send(_ publisher: MQTTPublisher, _ text: String) {
@@ -36,10 +40,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let broker = try SilentBroker()
         defer { broker.stop() }
-        let publisher = try Self.publisher(port: broker.port, directory: directory.path)
-        try publisher.start()
+        let publisher = try await Self.connected(port: broker.port, directory: directory.path)
         defer { publisher.stop() }
-        try await waitUntil(seconds: 10) { publisher.snapshot.connected }
         Self.send(publisher, "one")
         // Sent, not stored, and counted as waiting.
         #expect(try Self.stored(publisher).isEmpty)
@@ -60,9 +62,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let broker = try SilentBroker()
         defer { broker.stop() }
-        let publisher = try Self.publisher(port: broker.port, directory: directory.path)
-        try publisher.start()
-        try await waitUntil(seconds: 10) { publisher.snapshot.connected }
+        let publisher = try await Self.connected(port: broker.port, directory: directory.path)
         Self.send(publisher, "in flight")
         #expect(try Self.stored(publisher).isEmpty)
         publisher.stop()
@@ -77,10 +77,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(port: broker.port, topic: "owntracks/test/direct")
-        let publisher = try Self.publisher(port: broker.port, directory: directory.path)
-        try publisher.start()
+        let publisher = try await Self.connected(port: broker.port, directory: directory.path)
         defer { publisher.stop() }
-        try await waitUntil(seconds: 10) { publisher.snapshot.connected }
         let wal = directory.path + "/" + MQTTOutbox.fileName + "-wal"
         let size = { @Sendable in (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0 }
         let before = size()
