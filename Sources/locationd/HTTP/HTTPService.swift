@@ -4,6 +4,7 @@ import HummingbirdCore
 import LocationState
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
@@ -70,6 +71,8 @@ struct HTTPService: Service {
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
+                } catch let error as HTTPParserError {
+                    throw error  // as `Application.run`: the channel answers 400 and closes
                 } catch {
                     logger.debug("http: unhandled error \(error)")
                     response = Response(status: .internalServerError, body: .init())
