@@ -70,7 +70,9 @@ extension MQTTPublisher {
     }
 
     /// Whether the caller runs on the loop thread (in one of libmosquitto's callbacks).
-    private var onLoopThread: Bool { loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+    private var onLoopThread: Bool {
+        loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
 
     /// A publish is written at once as a rule; what libmosquitto could only queue, the
     /// loop writes: woken for it, unless this is the loop thread itself (in a callback),
