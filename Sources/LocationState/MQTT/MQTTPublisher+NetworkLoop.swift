@@ -27,7 +27,7 @@ extension MQTTPublisher {
                 if wasConnected.withLock({ $0 }) { delay = 1 }
             }
             if stopping.withLock({ $0 }) { break }
-            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errorNumber)) : Self.describe(rc)
+            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? SystemCall.message(errorNumber) : Self.describe(rc)
             queue.async { self.connectionFailed(reason) }
             waitForWake(milliseconds: Int32(delay * 1000))
             delay = min(delay * 2, 30)
