@@ -14,6 +14,8 @@ final class Daemon: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
     private let coordinator: LocationCoordinator
+    /// One fix per epoch, for the listeners that record or publish.
+    private let epochs: EpochService
     private let lock: DaemonLock
     private let tiles: TileLogger
     private let lastFix: LastFixStore
@@ -46,10 +48,11 @@ final class Daemon: Sendable {
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
         lastFix = try LastFixStore(directory: directory, logger: logger)
-        let deviceLocation = coordinator.deviceLocation
+        epochs = EpochService(deviceLocation: coordinator.deviceLocation, queue: listeners)
+        let epochLocation = epochs.epochLocation
         regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
             try RegionService(
-                configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
+                configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
                 logger: logger)
         }
         httpToken = try configuration.http.loadToken()
@@ -69,23 +72,27 @@ final class Daemon: Sendable {
 
     /// The services, in start order; the group stops them in the reverse order.
     private func services(signals: ProcessSignals) -> [any Service] {
-        let (deviceLocation, counter, lastFix, tiles, queue) = (
-            coordinator.deviceLocation, counter, lastFix, tiles, listeners
+        // The listeners that record or publish follow the epochs; the views (control socket,
+        // HTTP) follow deviceLocation, which has each report at once.
+        let (deviceLocation, epochLocation, counter, lastFix, tiles, queue) = (
+            coordinator.deviceLocation, epochs.epochLocation, counter, lastFix, tiles, listeners
         )
         var services: [any Service] = [ControlService(server: server)]
-        services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
+        services.append(ListenerService(tiles, of: epochLocation, on: queue) { try await tiles.close() })
         if configuration.record {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)
-            services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
+            services.append(ListenerService(recorder, of: epochLocation, on: queue) { try recorder.close() })
         }
-        services.append(ListenerService.lastFix(lastFix, counter: counter, of: deviceLocation, on: queue))
+        services.append(ListenerService.lastFix(lastFix, counter: counter, of: epochLocation, on: queue))
         if let regions { services.append(regions) }
         if let mqtt {
             services.append(
                 MQTTService(
-                    publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status,
+                    publisher: mqtt, deviceLocation: epochLocation, status: coordinator.status,
                     regions: regions))
         }
+        // After the listeners: stopped before them, it hands on the epoch it holds.
+        services.append(epochs)
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
