@@ -4,7 +4,7 @@ extension Location {
     ///
     /// gpsd's later report of an epoch carries everything the earlier ones did, plus what
     /// the sentences since added, and a speed a sentence gave replaces the one gpsd
-    /// computed before it; so the latest report's values win (docs/epochs.md).
+    /// computed before it; so the latest report's values win (docs/gpsd-epochs.md).
     public func completing(_ earlier: Location) -> Location {
         var merged = self
         merged.status = status ?? earlier.status

@@ -7,7 +7,7 @@ import ServiceLifecycle
 ///
 /// `deviceLocation` keeps every report as it comes, so `locationd last`, the control
 /// socket and the HTTP views show an epoch's first report at once; "epochLocation" gets
-/// the epoch, merged, when its last expected report arrives (docs/epochs.md). On graceful
+/// the epoch, merged, when its last expected report arrives (docs/gpsd-epochs.md). On graceful
 /// shutdown (after the source has stopped) the epoch still held is handed on, before the
 /// listeners are drained.
 ///
