@@ -60,7 +60,7 @@ final class Daemon: Sendable {
                 queue: listeners)
             : nil
         server = ControlServer(
-            path: configuration.resolvedSocketPath,
+            path: configuration.resolvedSocketPath, mode: mode_t(configuration.socketMode),
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
                 lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt),
