@@ -58,7 +58,8 @@ final class Daemon: Sendable {
         }
         self.context = context
         server = ControlServer(
-            path: configuration.resolvedSocketPath, responder: ControlResponder(context: context), logger: logger)
+            path: configuration.resolvedSocketPath, mode: mode_t(configuration.socketMode),
+            responder: ControlResponder(context: context), logger: logger)
     }
 
     /// The services, in start order; the group stops them in the reverse order.
