@@ -101,7 +101,7 @@ public struct Location: Sendable, Hashable {
 
     /// The optional measurements above, packed: how a fix is stored, not what it is
     /// (see ``Measurements``).
-    private var measurements = Measurements()
+    var measurements = Measurements()
 
     public init(
         time: Date? = nil,
