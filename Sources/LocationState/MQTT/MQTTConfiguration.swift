@@ -2,7 +2,7 @@ import Foundation
 
 /// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
 /// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
-/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-keepalive`,
+/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-stopped-interval`, `mqtt-keepalive`,
 /// `mqtt-outbox-max-messages` and `mqtt-outbox-max-age`.
 ///
 /// MQTT is off until `mqtt` names a broker: `mqtt://[USER@]HOST[:PORT]` (port 1883)
@@ -89,6 +89,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 metres.isFinite
             else { throw .usage("\(origin): mqtt-min-distance must be metres, 0 or more, not \(Self.shown(value))") }
             policy.minimumDistance = metres
+        case "mqtt-stopped-interval":
+            policy.stoppedInterval = try Self.seconds(value, name: key, origin: origin)
         case "mqtt-keepalive":
             guard let seconds = Int(value.hasSuffix("s") ? String(value.dropLast()) : value),
                 (5...65_535).contains(seconds)

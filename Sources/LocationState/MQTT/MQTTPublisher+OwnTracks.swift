@@ -1,16 +1,19 @@
 import Foundation
 
 extension MQTTPublisher {
-    /// A new value of `deviceLocation`: the fix as an OwnTracks location, retained,
-    /// when the publishing policy lets it go; nothing when the location became
-    /// unknown (the status says so). On ``queue``.
+    /// A new fix (one per epoch): as an OwnTracks location, retained, when the publishing
+    /// policy lets it go given the motion; nothing when the location became unknown (the
+    /// status says so). On ``queue``.
     func publish(fix: Location?, at now: Date = Date()) {
-        guard let fix, fix.hasPosition, configuration.policy.shouldPublish(fix, at: now, last: lastPublished) else {
-            return
-        }
-        let message = OwnTracksLocation(
-            fix, trackerID: trackerID, createdAt: now)
-        guard let payload = message.payload else { return }
+        guard let fix, fix.hasPosition else { return }
+        latestFix = fix
+        guard configuration.policy.shouldPublish(fix, at: now, last: lastPublished, motion: motion) else { return }
+        publishLocation(fix, at: now)
+    }
+
+    /// `fix` as an OwnTracks location, retained, whatever the policy. On ``queue``.
+    func publishLocation(_ fix: Location, at now: Date) {
+        guard let payload = OwnTracksLocation(fix, trackerID: trackerID, createdAt: now).payload else { return }
         lastPublished = (fix, now)
         enqueue(topic: locationTopic, payload: payload, retain: true, at: now)
     }
@@ -30,10 +33,11 @@ extension MQTTPublisher {
     }
 
     /// Home Assistant MQTT discovery: a retained `device_tracker` config whose
-    /// attributes are the OwnTracks messages (lat/lon/acc mapped to HA's names). On ``queue``.
-    func publishDiscovery() {
-        let id = configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        let objectID = String(id)
+    /// attributes are the OwnTracks messages (lat/lon/acc mapped to HA's names); with
+    /// `motion`, the `moving` binary sensor and today's distance too
+    /// (`MQTTPublisher+Timeline`). On ``queue``.
+    func publishDiscovery(motion: Bool = false) {
+        let objectID = discoveryObjectID
         let topic = locationTopic
         let template =
             "{{ {'latitude': value_json.lat, 'longitude': value_json.lon, 'gps_accuracy': value_json.acc | default(0), 'altitude': value_json.alt, 'source': value_json.source} | tojson }}"
@@ -47,6 +51,13 @@ extension MQTTPublisher {
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) else { return }
         enqueue(topic: "homeassistant/device_tracker/\(objectID)/config", payload: [UInt8](data), retain: true)
+        if motion { publishTimelineDiscovery() }
+    }
+
+    /// The client id with every character but letters, digits and `-` made `_`: Home
+    /// Assistant's object id and the base of its unique ids.
+    var discoveryObjectID: String {
+        String(configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }
 }
 
