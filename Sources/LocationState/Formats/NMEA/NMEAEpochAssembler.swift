@@ -200,8 +200,8 @@ public struct NMEAEpochAssembler: Sendable {
     mutating func add(_ gll: NMEASentence.GLL, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
-        NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
-        conclude(.gll, timed: gll.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+        let setsMode = NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
+        conclude(.gll, timed: gll.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
     }
 
     mutating func add(_ gns: NMEASentence.GNS, _ emit: (FixReport) -> Void) {
@@ -289,7 +289,7 @@ public struct NMEAEpochAssembler: Sendable {
     ) {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
-        merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
+        merge(next, setsMode: setsMode, prior: prior)
         if timed != nil {
             lastTimedKind = kind
         } else if continues {
@@ -322,11 +322,14 @@ public struct NMEAEpochAssembler: Sendable {
         state = State()
     }
 
-    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: Prior) {
+    private mutating func merge(_ next: State, setsMode: Bool, prior: Prior) {
         if setsMode {
             var mode = next.mode
-            // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
-            if keepsThreeD, mode == .twoD, prior.mode == .threeD, state.altitudeMSL != nil || prior.altitudeMSL != nil {
+            // gpsd never downgrades a 3D fix while it holds an altitude, this epoch's or the
+            // previous one's: any sentence that sets a mode short of "no fix" (an RMC, which
+            // cannot tell; a GGA without altitude or with three satellites; a GSA that says
+            // 2D) leaves it 3D.
+            if mode != .noFix, prior.mode == .threeD, prior.altitudeMSL != nil || prior.previousHadAltitude {
                 mode = .threeD
             }
             state.mode = mode
@@ -516,13 +519,14 @@ public struct NMEAEpochAssembler: Sendable {
         if let track = rmc.track { next.track = track }
     }
 
-    private static func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
+    /// Whether the GLL sets the mode: not when it cannot tell 2D from 3D.
+    private static func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) -> Bool {
         guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
             let latitude = gll.latitude, let longitude = gll.longitude
         else {
             next.mode = .noFix
             next.status = 0
-            return
+            return true
         }
         next.latitude = latitude
         next.longitude = longitude
@@ -532,9 +536,11 @@ public struct NMEAEpochAssembler: Sendable {
         } else if prior.mode < .twoD || !prior.previousHadAltitude {
             next.mode = .twoD
         } else {
-            // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.
-            next.mode = .unknown
+            // gpsd 3.20 sets no mode here: a GLL cannot tell 2D from 3D after a 3D fix, and
+            // the epoch keeps the mode it has (none, when the GLL starts it).
+            return false
         }
+        return true
     }
 
     private static func decide(_ gns: NMEASentence.GNS, prior: Prior, into next: inout State) -> Bool {
