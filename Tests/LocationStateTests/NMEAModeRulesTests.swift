@@ -64,4 +64,37 @@ struct NMEAModeRulesTests {
         #expect(!seconds.contains(6))
         #expect(seconds.contains(5) && seconds.contains(7))
     }
+
+    /// A 2D fix carries the altitude its GGA gave (gpsd reports altMSL whatever the mode),
+    /// but no vertical error and no climb, which need a 3D fix (a Telit SL869).
+    @Test func aTwoDimensionalFixKeepsItsAltitude() throws {
+        let lines = [
+            nmea("GPRMC,102142.000,V,3340.8472,S,15117.3205,E,0.0,0.0,251112,0.0,W"),
+            nmea("GPGGA,102142.000,3340.8472,S,15117.3205,E,0,02,99.0,064.19,M,22.4,M,,"),
+            nmea("GPRMC,102143.000,A,3340.7732,S,15117.4478,E,6.7,155.1,251112,0.0,W"),
+            nmea("GPGGA,102143.000,3340.7732,S,15117.4478,E,1,03,4.1,063.76,M,22.4,M,,"),
+            nmea("GPRMC,102144.000,A,3340.7753,S,15117.4473,E,6.6,155.8,251112,0.0,W"),
+        ]
+        let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
+        let fix = try #require(located.first)
+        #expect(fix.mode == .twoD)
+        #expect(fix.altMSL == 63.76)
+        #expect(fix.epv == nil && fix.climb == nil)
+    }
+
+    /// A speed no sentence gave is measured from the epoch before, reported or not (gpsd's
+    /// `oldfix`): here the GGA at .10, which gpsd does not report, not the RMC at .00 (an OxTS
+    /// receiver; gpsd 3.22 through gpsfake reports 4.698 m/s at .20, then 4.628 and 4.599).
+    @Test func aDerivedSpeedIsMeasuredFromTheEpochBefore() throws {
+        let lines = [
+            nmea("GPRMC,204132.00,A,4205.733476,N,08802.041110,W,9.415,21.404,190214,,,D"),
+            nmea("GPGGA,204132.10,4205.733715,N,08802.040978,W,2,08,1.0,221.921,M,,,3,0138"),
+            nmea("GPGGA,204132.20,4205.733946,N,08802.040837,W,2,08,1.0,221.912,M,,,3,0138"),
+            nmea("GPGGA,204132.30,4205.734170,N,08802.040688,W,2,08,1.0,221.903,M,,,3,0138"),
+            nmea("GPGGA,204132.40,4205.734388,N,08802.040528,W,2,08,1.0,221.896,M,,,3,0138"),
+        ]
+        let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
+        let speeds = located.map { (($0.speed ?? -1) * 1000).rounded() / 1000 }
+        #expect(speeds == [4.843, 4.698, 4.628, 4.599])
+    }
 }
