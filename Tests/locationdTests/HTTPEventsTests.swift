@@ -50,7 +50,7 @@ struct HTTPEventsTests {
             directory: directory.path, deviceLocation: deviceLocation, status: status, logger: logger)
         let routes = HTTPRoutes(
             responder: ControlResponder(context: context), status: status,
-            statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0) },
+            statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory.path),
             tracksDirectory: URL(fileURLWithPath: directory.path + "/tracks"),
             events: HTTPEventStreams(

@@ -104,12 +104,25 @@ struct RegionsCommand: ParsableCommand {
 
     static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
         let regions = set.regions.map { region in
-            #"{"id":"# + region.id.rawValue.jsonQuoted + #","name":"#
-                + region.name.jsonQuoted
-                + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
+            RegionList.Region(
+                id: region.id.rawValue, name: region.name, type: type(region),
+                inside: membership.inside.contains(region.id))
         }
-        return #"{"class":"REGIONS","file":"# + file.jsonQuoted + #","from":"\#(origin)","regions":["#
-            + regions.joined(separator: ",") + "]}\n"
+        return JSONLineEncoder().encodeFinite(RegionList(file: file, from: origin, regions: regions)) + "\n"
+    }
+
+    private struct RegionList: Encodable {
+        struct Region: Encodable {
+            let id: String
+            let name: String
+            let type: String
+            let inside: Bool
+        }
+
+        let `class` = "REGIONS"
+        let file: String
+        let from: String
+        let regions: [Region]
     }
 
     private static func type(_ region: Region) -> String {

@@ -7,7 +7,7 @@ extension HTTPService {
         let configuration = context.configuration
         let routes = HTTPRoutes(
             responder: ControlResponder(context: context), status: context.status,
-            statusJSON: { context.statusAnswer($0) },
+            statusJSON: { context.statusAnswer($0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,
             events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap)
