@@ -62,11 +62,11 @@ extension MQTTPublisher {
         var message: [String: Any] = [
             "_type": "transition", "event": event.kind.rawValue, "desc": event.name, "rid": event.region.rawValue,
             "wtst": Self.waypointStamp(event.region.rawValue), "lat": event.lat, "lon": event.lon,
-            "tst": Int(event.time.timeIntervalSince1970.rounded(.down)), "t": circular ? "c" : "l",
+            "tst": Int(saturating: event.time.timeIntervalSince1970.rounded(.down)), "t": circular ? "c" : "l",
             "tid": trackerID,
-            "created_at": Int(now.timeIntervalSince1970.rounded(.down)),
+            "created_at": Int(saturating: now.timeIntervalSince1970.rounded(.down)),
         ]
-        if let eph = event.eph, eph.isFinite { message["acc"] = Int(eph.rounded()) }
+        if let eph = event.eph, eph.isFinite { message["acc"] = Int(saturating: eph.rounded()) }
         if event.simulated { message["source"] = "simulated" }
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
         enqueue(topic: locationTopic + "/event", payload: [UInt8](data), retain: false, at: now)

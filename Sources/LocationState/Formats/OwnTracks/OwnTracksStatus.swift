@@ -18,13 +18,13 @@ public enum OwnTracksStatus {
     public static func payload(state: String, source: FixSource?, lastFix: Date?, createdAt: Date) -> [UInt8] {
         var text = #"{"_type":"status","state":"# + state.jsonQuoted
         if let source { text += #","source":"# + source.rawValue.jsonQuoted }
-        if let lastFix { text += #","lastFix":\#(Int(lastFix.timeIntervalSince1970.rounded(.down)))"# }
-        text += #","created_at":\#(Int(createdAt.timeIntervalSince1970.rounded(.down)))}"#
+        if let lastFix { text += #","lastFix":\#(Int(saturating: lastFix.timeIntervalSince1970.rounded(.down)))"# }
+        text += #","created_at":\#(Int(saturating: createdAt.timeIntervalSince1970.rounded(.down)))}"#
         return Array(text.utf8)
     }
 
     /// The last will: `{"_type":"lwt","tst":N}` with `tst` the time of connecting.
     public static func lastWill(connectedAt: Date) -> [UInt8] {
-        Array(#"{"_type":"lwt","tst":\#(Int(connectedAt.timeIntervalSince1970.rounded(.down)))}"#.utf8)
+        Array(#"{"_type":"lwt","tst":\#(Int(saturating: connectedAt.timeIntervalSince1970.rounded(.down)))}"#.utf8)
     }
 }

@@ -1,0 +1,10 @@
+import Foundation
+import LocationState
+
+extension DaemonContext {
+    /// `?STATUS;`'s answer for `value`, with the daemon's counts, uptime and MQTT state.
+    func statusAnswer(_ value: ProviderStatus, now: Date = Date()) -> String {
+        ControlAnswers.status(
+            value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt), mqtt: mqtt?.snapshot)
+    }
+}
