@@ -311,7 +311,7 @@ public final class MQTTOutbox {
         guard !droppingLogged else { return }
         droppingLogged = true
         logger.warning(
-            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
+            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(saturating: bounds.maximumAge)) s): dropping the oldest"
         )
     }
 }
