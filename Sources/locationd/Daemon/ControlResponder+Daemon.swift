@@ -7,7 +7,8 @@ extension ControlResponder {
     /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
     static func daemon(
         deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
-        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil, mqtt: MQTTPublisher? = nil
+        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil, mqtt: MQTTPublisher? = nil,
+        timeline: TimelineRecorder? = nil
     ) -> ControlResponder {
         ControlResponder(
             last: {
@@ -17,7 +18,7 @@ extension ControlResponder {
             status: {
                 ControlAnswers.status(
                     status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
-                    mqtt: mqtt?.snapshot)
+                    motion: timeline?.motion.value, mqtt: mqtt?.snapshot)
             },
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the

@@ -20,6 +20,8 @@ final class Daemon: Sendable {
     private let server: ControlServer
     let regions: RegionService?
     private let mqtt: MQTTPublisher?
+    /// Motion, stays and trips, stored in the data directory's timeline.
+    let timeline: TimelineRecorder
     private let counter = FixCounter()
     /// Where the listeners run: every listener takes microseconds a fix (the stores
     /// write from queues of their own, the track at most once a second), so on one
@@ -52,6 +54,9 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
                 logger: logger)
         }
+        timeline = TimelineRecorder(
+            configuration: configuration.motion,
+            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
         httpToken = try configuration.http.loadToken()
         mqtt =
             configuration.mqtt.isEnabled
@@ -63,7 +68,7 @@ final class Daemon: Sendable {
             path: configuration.resolvedSocketPath,
             responder: .daemon(
                 deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt),
+                lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt, timeline: timeline),
             logger: logger)
     }
 
@@ -79,6 +84,7 @@ final class Daemon: Sendable {
             services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
         }
         services.append(ListenerService.lastFix(lastFix, counter: counter, of: deviceLocation, on: queue))
+        services.append(ListenerService.timeline(timeline, of: deviceLocation, on: queue))
         if let regions { services.append(regions) }
         if let mqtt {
             services.append(
@@ -94,7 +100,7 @@ final class Daemon: Sendable {
                 HTTPService.daemon(
                     configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
                     counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt,
-                    token: httpToken, logger: logger))
+                    timeline: timeline, token: httpToken, logger: logger))
         }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services

@@ -8,17 +8,18 @@ extension HTTPService {
     static func daemon(
         configuration: DaemonConfiguration, deviceLocation: MonitoredState<Location?>,
         status: MonitoredState<ProviderStatus>, counter: FixCounter, lastFix: LastFixStore, startedAt: Date,
-        regions: RegionService?, mqtt: MQTTPublisher? = nil, token: [UInt8]?, logger: Logger
+        regions: RegionService?, mqtt: MQTTPublisher? = nil, timeline: TimelineRecorder? = nil, token: [UInt8]?,
+        logger: Logger
     ) -> HTTPService {
         let routes = HTTPRoutes(
             responder: .daemon(
                 deviceLocation: deviceLocation, status: status, counter: counter, lastFix: lastFix,
-                startedAt: startedAt, regions: regions, mqtt: mqtt),
+                startedAt: startedAt, regions: regions, mqtt: mqtt, timeline: timeline),
             status: status,
             statusJSON: { value in
                 ControlAnswers.status(
                     value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
-                    mqtt: mqtt?.snapshot)
+                    motion: timeline?.motion.value, mqtt: mqtt?.snapshot)
             },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,
