@@ -298,7 +298,7 @@ public struct TileDatabase: Sendable {
         let descriptor = openPrivateFile(path)
         guard descriptor >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path) }
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
         defer { close(descriptor) }
         var info = stat()

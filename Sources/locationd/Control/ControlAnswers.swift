@@ -48,9 +48,10 @@ enum ControlAnswers {
     /// (`"motion":"moving"`, `"unknown"` or `"stopped"` with `"stoppedSince"`); with MQTT on,
     /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N}` (messages waiting in the outbox;
     /// dropped since the start, beyond its bounds or not storable).
+    /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, motion: Motion? = nil,
-        mqtt: MQTTPublisher.Snapshot? = nil
+        mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -59,7 +60,8 @@ enum ControlAnswers {
                 source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
                 uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
                 reason: reason, motion: motion?.name, stoppedSince: motion?.stoppedSince.map(UTCCalendar.iso8601),
-                mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) }))
+                mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) },
+                tiles: tiles.map(TileCounts.init)))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
@@ -79,9 +81,7 @@ enum ControlAnswers {
 
     /// `value` as one line of JSON, its members in the order it encodes them (`class` first).
     static func line(_ value: some Encodable) -> String {
-        // The answers hold strings, integers, booleans and finite numbers only: encoding cannot fail.
-        guard let line = try? JSONLineEncoder().encode(value) else { preconditionFailure("unencodable \(value)") }
-        return line
+        JSONLineEncoder().encodeFinite(value)
     }
 
     /// `value` rounded to `decimals` places, so that JSON shows no binary noise (`12.3`, not `12.300000000000001`).
@@ -117,6 +117,26 @@ enum ControlAnswers {
         /// ISO 8601 UTC: since when the device is stopped.
         let stoppedSince: String?
         let mqtt: MQTT?
+        let tiles: TileCounts?
+    }
+
+    /// The tiles logged per zoom, as an object keyed by the zoom, lowest first.
+    private struct TileCounts: Encodable {
+        struct Zoom: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        let summaries: [TileZoomSummary]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Zoom.self)
+            for summary in summaries {
+                try container.encode(summary.tiles, forKey: Zoom(stringValue: "\(summary.zoom)"))
+            }
+        }
     }
 
     private struct RegionsAnswer: Encodable {
