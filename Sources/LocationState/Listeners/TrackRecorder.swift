@@ -155,7 +155,7 @@ public final class TrackRecorder: Sendable {
         let name: String
         switch configuration.split {
         case .day:
-            let day = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
+            let day = Int(saturating: (time.timeIntervalSince1970 / 86_400).rounded(.down))
             name = day == state.day ? state.file ?? Self.dayFileName(time) : Self.dayFileName(time)
             state.day = day
         case .run:

@@ -47,9 +47,9 @@ extension MQTTPublisher {
         var message = OwnTracksTransition(
             event: event.kind.rawValue, desc: event.name, rid: event.region.rawValue,
             wtst: Self.waypointStamp(event.region.rawValue), lat: event.lat, lon: event.lon,
-            tst: Int(event.time.timeIntervalSince1970.rounded(.down)), t: circular ? "c" : "l", tid: trackerID,
-            createdAt: Int(now.timeIntervalSince1970.rounded(.down)))
-        if let eph = event.eph, eph.isFinite { message.acc = Int(eph.rounded()) }
+            tst: Int(saturating: event.time.timeIntervalSince1970.rounded(.down)), t: circular ? "c" : "l", tid: trackerID,
+            createdAt: Int(saturating: now.timeIntervalSince1970.rounded(.down)))
+        if let eph = event.eph, eph.isFinite { message.acc = Int(saturating: eph.rounded()) }
         if event.simulated { message.source = "simulated" }
         guard let payload = try? JSONLineEncoder().encode(message) else { return }
         enqueue(topic: locationTopic + "/event", payload: Array(payload.utf8), retain: false, at: now)

@@ -146,7 +146,8 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
-        case .success(let statistics):
+        case .success(var statistics):
+            statistics.validation = pipeline.coordinator.validationCounts
             StandardError.write("locationd: \(file): \(statistics.summary)\n")
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()

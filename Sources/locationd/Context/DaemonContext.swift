@@ -16,6 +16,8 @@ struct DaemonContext: Sendable {
     var startedAt = Date()
     /// The current fix; `nil` when none is current.
     var deviceLocation: MonitoredState<Location?>
+    /// One fix per receiver epoch, for the listeners that record or publish.
+    var epochLocation: MonitoredState<Location?>
     /// The location source's status.
     var status: MonitoredState<ProviderStatus>
     /// The fixes seen since start, and the newest.
@@ -23,7 +25,7 @@ struct DaemonContext: Sendable {
     /// The last fix kept on disk, for when none is current.
     var lastFix: LastFixStore
     /// Where the listeners run: one serial queue, so that a fix wakes one thread for all.
-    var listeners = DispatchQueue(label: "locationd.listeners")
+    let listeners: DispatchQueue
     /// The region monitoring, when a region file is configured.
     var regions: RegionService? = nil
     /// The MQTT publisher, when MQTT is on.

@@ -14,6 +14,8 @@ final class Daemon: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
     private let coordinator: LocationCoordinator
+    /// One fix per epoch, for the listeners that record or publish.
+    private let epochs: EpochService
     private let lock: DaemonLock
     private let tiles: TileLogger
     private let server: ControlServer
@@ -35,13 +37,16 @@ final class Daemon: Sendable {
             configuration: TileLogger.Configuration(zooms: configuration.zooms),
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
+        let listeners = DispatchQueue(label: "locationd.listeners")
+        epochs = EpochService(deviceLocation: coordinator.deviceLocation, queue: listeners)
         var context = DaemonContext(
             configuration: configuration, logger: logger, deviceLocation: coordinator.deviceLocation,
-            status: coordinator.status, lastFix: try LastFixStore(directory: directory, logger: logger))
-        let deviceLocation = coordinator.deviceLocation
+            epochLocation: epochs.epochLocation, status: coordinator.status,
+            lastFix: try LastFixStore(directory: directory, logger: logger), listeners: listeners)
+        let epochLocation = epochs.epochLocation
         context.regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
             try RegionService(
-                configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
+                configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
                 logger: logger)
         }
         context.httpToken = try configuration.http.loadToken()
@@ -53,25 +58,30 @@ final class Daemon: Sendable {
         }
         self.context = context
         server = ControlServer(
-            path: configuration.resolvedSocketPath, responder: ControlResponder(context: context), logger: logger)
+            path: configuration.resolvedSocketPath, mode: mode_t(configuration.socketMode),
+            responder: ControlResponder(context: context), logger: logger)
     }
 
     /// The services, in start order; the group stops them in the reverse order.
     private func services(signals: ProcessSignals) -> [any Service] {
-        let (context, tiles, deviceLocation, queue) = (context, tiles, context.deviceLocation, context.listeners)
+        // The listeners that record or publish follow the epochs; the views (control socket,
+        // HTTP) follow deviceLocation, which has each report at once.
+        let (context, tiles, epochLocation, queue) = (context, tiles, context.epochLocation, context.listeners)
         var services: [any Service] = [ControlService(server: server)]
-        services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
+        services.append(ListenerService(tiles, of: epochLocation, on: queue) { try await tiles.close() })
         if configuration.record {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)
-            services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
+            services.append(ListenerService(recorder, of: epochLocation, on: queue) { try recorder.close() })
         }
         services.append(ListenerService.lastFix(context: context))
         if let regions = context.regions { services.append(regions) }
         if let mqtt = context.mqtt {
             services.append(
                 MQTTService(
-                    publisher: mqtt, deviceLocation: deviceLocation, status: context.status, regions: context.regions))
+                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions))
         }
+        // After the listeners: stopped before them, it hands on the epoch it holds.
+        services.append(epochs)
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))

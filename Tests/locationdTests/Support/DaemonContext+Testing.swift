@@ -1,3 +1,4 @@
+import Dispatch
 import LocationState
 import Logging
 
@@ -14,7 +15,8 @@ extension DaemonContext {
     ) throws -> DaemonContext {
         DaemonContext(
             configuration: DaemonConfiguration(dataDirectory: directory), logger: logger,
-            deviceLocation: deviceLocation, status: status,
-            lastFix: try LastFixStore(directory: directory, logger: logger))
+            deviceLocation: deviceLocation, epochLocation: deviceLocation, status: status,
+            lastFix: try LastFixStore(directory: directory, logger: logger),
+            listeners: DispatchQueue(label: "test.listeners"))
     }
 }

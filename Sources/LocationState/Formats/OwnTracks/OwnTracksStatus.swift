@@ -26,7 +26,7 @@ public enum OwnTracksStatus {
         encoded(LastWill(tst: seconds(connectedAt)))
     }
 
-    private static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+    private static func seconds(_ date: Date) -> Int { Int(saturating: date.timeIntervalSince1970.rounded(.down)) }
 
     private static func encoded(_ value: some Encodable) -> [UInt8] {
         Array(JSONLineEncoder().encodeFinite(value).utf8)
