@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Issue #16: links, modes, restored fixes and full disks, against real files.
-@Suite struct DataDirectoryHardeningTests {
+@Suite(.timeLimit(.minutes(1))) struct DataDirectoryHardeningTests {
     @Test func aTrackFileThatIsALinkIsRefusedAndItsTargetNeverWritten() throws {
         let directory = try TileFixtures.directory()
         let tracks = directory.appendingPathComponent("tracks")
@@ -87,7 +87,7 @@ import Testing
     }
 }
 
-@Suite struct RestoredLastFixTests {
+@Suite(.timeLimit(.minutes(1))) struct RestoredLastFixTests {
     private static let good =
         #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":13.4,"source":"gpsd"}"#
 
@@ -174,7 +174,7 @@ import Testing
     }
 }
 
-@Suite struct TrackRecorderFailureTests {
+@Suite(.timeLimit(.minutes(1))) struct TrackRecorderFailureTests {
     @Test func aLineCutShortByACrashIsEndedBeforeTheNextSentence() throws {
         let tracks = try TileFixtures.directory().appendingPathComponent("tracks")
         try FileManager.default.createDirectory(at: tracks, withIntermediateDirectories: true)

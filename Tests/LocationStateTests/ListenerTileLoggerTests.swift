@@ -6,7 +6,7 @@ import Testing
 
 // `drain(_:)` (StateTestSupport) awaits what is queued on a listener's queue, with a time limit.
 
-@Test func aTileLoggerAttachedToTheDeviceLocationLogsEveryChange() async throws {
+@Test(.timeLimit(.minutes(1))) func aTileLoggerAttachedToTheDeviceLocationLogsEveryChange() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let sink = MemoryTileSink()
     let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
@@ -25,7 +25,7 @@ import Testing
     #expect(logger.counters.skipped == 1)
 }
 
-@Test func aReleasedTileLoggerStopsListening() async throws {
+@Test(.timeLimit(.minutes(1))) func aReleasedTileLoggerStopsListening() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let sink = MemoryTileSink()
     let queue = DispatchQueue(label: "test.tiles")
@@ -42,7 +42,7 @@ import Testing
     #expect(Set(sink.stored.keys) == [Tile(zoom: 17, x: 70406, y: 42987)!])
 }
 
-@Test func theAntimeridianSampleTrackLogsOnlyTheTilesAlongIt() async throws {
+@Test(.timeLimit(.minutes(1))) func theAntimeridianSampleTrackLogsOnlyTheTilesAlongIt() async throws {
     // 200 s east at 10 m/s near Fiji (16.8° S), from 179.991° E across 180°: about 2 km,
     // some eight tiles of 290 m at zoom 17 on either side, none in between round the world.
     let sink = MemoryTileSink()

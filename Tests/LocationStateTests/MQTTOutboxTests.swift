@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite struct MQTTOutboxTests {
+@Suite(.timeLimit(.minutes(1))) struct MQTTOutboxTests {
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func keepsOrderAcrossReopeningAndRemovesOnlyWhatIsAcknowledged() throws {
@@ -228,7 +228,7 @@ import Testing
     }
 }
 
-@Suite struct MQTTConfigurationTests {
+@Suite(.timeLimit(.minutes(1))) struct MQTTConfigurationTests {
     private func configured(_ settings: [(String, String)]) throws(LocationError) -> MQTTConfiguration {
         var configuration = MQTTConfiguration()
         configuration.deviceName = "pi"

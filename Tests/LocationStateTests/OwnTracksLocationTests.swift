@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite struct OwnTracksLocationTests {
+@Suite(.timeLimit(.minutes(1))) struct OwnTracksLocationTests {
     /// The payload as a dictionary, through Foundation's JSON parser (not ours).
     private func decode(_ bytes: [UInt8]?) throws -> [String: Any] {
         let bytes = try #require(bytes)
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct MQTTPublishingPolicyTests {
+@Suite(.timeLimit(.minutes(1))) struct MQTTPublishingPolicyTests {
     private static let start = Date(timeIntervalSince1970: 1_000_000)
 
     private static func fix(_ seconds: Double, north metres: Double = 0) -> Location {

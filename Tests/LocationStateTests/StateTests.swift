@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite struct StateTests {
+@Suite(.timeLimit(.minutes(1))) struct StateTests {
     @Test func modifyChangesTheValueAndReturnsTheBodysResult() {
         let state = State(key: "counter", initialValue: 1)
         let doubled = state.modify { value -> Int in
@@ -48,7 +48,7 @@ import Testing
     }
 }
 
-@Suite struct MonitoredStateTests {
+@Suite(.timeLimit(.minutes(1))) struct MonitoredStateTests {
     /// Modifies `state` `count` times from `threads` threads at once, each time to a
     /// new distinct value, and returns the values in the order they were applied.
     private func modifyConcurrently(_ state: MonitoredState<Int>, count: Int, threads: Int = 4) -> [Int] {
@@ -322,6 +322,7 @@ import Testing
 
 /// Which thread frees a change's box: the state keeps a burst's recent boxes so that
 /// its own thread usually drops the last reference (see `RetiredChanges`).
+@Suite(.timeLimit(.minutes(1)))
 struct RetiredChangesTests {
     /// 1 ms and more between changes ends a burst.
     static let millisecond: UInt64 = 1_000_000

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite struct LiveFileSystemTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveFileSystemTests {
     let fileSystem = FileSystem.live
 
     @Test func saveWritesAnOwnerOnlyFileInAnOwnerOnlyDirectoryAndLeavesNoTemporaryFile() throws {
@@ -64,7 +64,7 @@ import Testing
     }
 }
 
-@Suite struct AtomicFileStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct AtomicFileStoreTests {
     @Test(arguments: [
         "", "a/b", "..", "../escape", "a..b", "/etc/passwd", "nul\u{0}byte", String(repeating: "k", count: 201),
     ])
@@ -103,7 +103,7 @@ import Testing
     }
 }
 
-@Suite struct InMemoryFileSystemTests {
+@Suite(.timeLimit(.minutes(1))) struct InMemoryFileSystemTests {
     @Test func behavesLikeTheLiveOneForTheCasesTheStoresMeet() throws {
         let fileSystem = FileSystem.inMemory(directories: ["/data/k.json"])
         #expect(throws: LocationError.self) { try fileSystem.load("/data/k.json") }

@@ -20,7 +20,7 @@ private func makeLogger(
 private let gate = (latitude: 52.5163, longitude: 13.3777)
 private let twoKilometresEast = 13.3777 + 0.0295236
 
-@Test func aFastSegmentFillsEveryTileInBetween() async throws {
+@Test(.timeLimit(.minutes(1))) func aFastSegmentFillsEveryTileInBetween() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -41,7 +41,7 @@ private let twoKilometresEast = 13.3777 + 0.0295236
     #expect(logger.counters.unjoined == 1)
 }
 
-@Test(arguments: [
+@Test(.timeLimit(.minutes(1)), arguments: [
     (120.0, "a gap longer than a minute"),
     (10.0, "a 200 m/s jump"),
 ])
@@ -60,7 +60,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 
 /// `nil` between two fixes (a fix loss, a new GPX track segment) is an interruption: the
 /// fixes on either side are not joined, however close in time and space.
-@Test func fixesAcrossANoFixAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(1))) func fixesAcrossANoFixAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -75,7 +75,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 3)
 }
 
-@Test func fixesWithoutTimeAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(1))) func fixesWithoutTimeAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     var start = TileFixtures.fix(gate.latitude, gate.longitude, at: 0)
@@ -86,7 +86,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.stored.count == 2)
 }
 
-@Test func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
+@Test(.timeLimit(.minutes(1))) func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0, eph: 51))  // above the 50 m default
@@ -101,7 +101,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 1)
 }
 
-@Test func aVisitIsAnEntryNotAStay() async throws {
+@Test(.timeLimit(.minutes(1))) func aVisitIsAnEntryNotAStay() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [14])
     // Tile 14/8800/5373 spans 13.359375°...13.38134765625° E; its eastern neighbour is 8801.
@@ -122,7 +122,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(stored[Tile(zoom: 14, x: 8801, y: 5373)!]?.visits == 1)
 }
 
-@Test func everyConfiguredZoomIsLogged() async throws {
+@Test(.timeLimit(.minutes(1))) func everyConfiguredZoomIsLogged() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [0, 14, 17, 19])
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -134,7 +134,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
         ])
 }
 
-@Test func aFullBatchIsWrittenWithoutFlush() async throws {
+@Test(.timeLimit(.minutes(1))) func aFullBatchIsWrittenWithoutFlush() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, batchSize: 3)
     logger.record(TileFixtures.fix(gate.latitude, 13.3700, at: 0))
@@ -147,7 +147,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.count == 3)
 }
 
-@Test func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
+@Test(.timeLimit(.minutes(1))) func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, flushInterval: .milliseconds(20))
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -155,7 +155,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.map(\.tile) == [Tile(zoom: 17, x: 70406, y: 42987)!])
 }
 
-@Test func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
+@Test(.timeLimit(.minutes(1))) func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, log: messages.logger)
@@ -180,7 +180,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.failedWrites == 2)
 }
 
-@Test func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
+@Test(.timeLimit(.minutes(1))) func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, maxPendingTiles: 5, log: messages.logger)
