@@ -150,3 +150,56 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     try recorder.close()
     #expect(try TrackRecorder.fixes(in: recorder.files()).map(\.time) == (0..<5).map { TileFixtures.time(Double($0)) })
 }
+
+@Suite(.timeLimit(.minutes(1))) struct TrackRecorderFailureTests {
+    @Test func aLineCutShortByACrashIsEndedBeforeTheNextSentence() throws {
+        let tracks = try TileFixtures.directory().appendingPathComponent("tracks")
+        try FileManager.default.createDirectory(at: tracks, withIntermediateDirectories: true)
+        let fix = TileFixtures.fix(52.5, 13.4, at: 0)
+        let path = tracks.appendingPathComponent(TrackRecorder.dayFileName(fix.time!)).path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("$GPGGA,0800".utf8)))
+        let recorder = TrackRecorder(directory: tracks)
+        recorder.record(fix)
+        try recorder.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("$GPGGA,0800\r\n$GP"), "\(text.prefix(40))")
+    }
+
+    /// A real full disk: a 64 KiB tmpfs, filled but for one page; mounting it needs root.
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+    func afterAFullDiskNoByteIsWrittenTwiceAndNoLineIsGlued() throws {
+        let root = try TileFixtures.directory()
+        let mountPoint = root.appendingPathComponent("disk").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        #expect(
+            mount("tmpfs", mountPoint, "tmpfs", 0, "size=64k,mode=0700") == 0, "\(String(cString: strerror(errno)))")
+        defer { umount(mountPoint) }
+        // Fill the disk but for 4 KiB.
+        let filler = mountPoint + "/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
+        let page = [UInt8](repeating: 0, count: 4096)
+        while write(fd, page, page.count) == page.count {}
+        close(fd)
+        #expect(truncate(filler, off_t(60 * 1024)) == 0)
+        let fixes = (0..<120).map { TileFixtures.fix(52.5 + Double($0) * 1e-4, 13.4, at: Double($0)) }
+        let configuration = TrackRecorder.Configuration(bufferBytes: 1 << 20, writeInterval: .seconds(3600))
+        let recorder = TrackRecorder(
+            directory: URL(fileURLWithPath: mountPoint + "/tracks"), configuration: configuration)
+        for fix in fixes[..<60] { recorder.record(fix) }
+        #expect(throws: LocationError.self) { try recorder.flush() }  // ~9 KB pending, 4 KiB free
+        #expect(throws: LocationError.self) { try recorder.flush() }  // still full
+        #expect(unlink(filler) == 0)
+        for fix in fixes[60...] { recorder.record(fix) }
+        try recorder.close()
+
+        let reference = root.appendingPathComponent("reference")
+        let expected = TrackRecorder(directory: reference, configuration: configuration)
+        for fix in fixes { expected.record(fix) }
+        try expected.close()
+        let name = TrackRecorder.dayFileName(fixes[0].time!)
+        let written = try Data(contentsOf: URL(fileURLWithPath: mountPoint + "/tracks/" + name))
+        let wanted = try Data(contentsOf: reference.appendingPathComponent(name))
+        #expect(written.count == wanted.count)
+        #expect(written == wanted)
+    }
+}

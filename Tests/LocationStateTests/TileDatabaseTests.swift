@@ -101,10 +101,12 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(!FileManager.default.fileExists(atPath: url.path), "reading must not create the database")
 }
 
-@Test(.timeLimit(.minutes(1)), arguments: [
-    Data(repeating: 0x5A, count: 8192),
-    Data("SQLite format 3\0".utf8) + Data(repeating: 0xFF, count: 4080),
-])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        Data(repeating: 0x5A, count: 8192),
+        Data("SQLite format 3\0".utf8) + Data(repeating: 0xFF, count: 4080),
+    ])
 func aCorruptDatabaseIsNeverOverwritten(garbage: Data) async throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     try garbage.write(to: url)

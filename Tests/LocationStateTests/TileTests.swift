@@ -6,7 +6,8 @@ import Testing
 /// Expected tiles worked out with the OpenStreetMap wiki formula in python3
 /// (`x = floor(n·(lon+180)/360)`, `y = floor(n·(1 − ln(tan φ + sec φ)/π)/2)`, `n = 2^z`),
 /// independently of the code under test.
-@Test(.timeLimit(.minutes(1)), 
+@Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (0.0, 0.0, 0, 0, 0),
         (0.0, 0.0, 1, 1, 1),  // the equator and the prime meridian are tile edges: the south-east tile
@@ -25,7 +26,8 @@ func knownPointsFallInKnownTiles(latitude: Double, longitude: Double, zoom: Int,
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
 
-@Test(.timeLimit(.minutes(1)), 
+@Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (0.0, 180.0, 14, 0, 8192),  // 180° E is 180° W: the first column
         (0.0, -180.0, 14, 0, 8192),
@@ -38,7 +40,8 @@ func longitudeWrapsAtTheAntimeridian(latitude: Double, longitude: Double, zoom: 
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
 
-@Test(.timeLimit(.minutes(1)), 
+@Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (89.9, 0.0, 14, 8192, 0),  // beyond the Web Mercator limit: clamped to the first row
         (90.0, 0.0, 19, 262144, 0),
@@ -65,7 +68,9 @@ func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: In
     #expect(world.minLon == -180 && world.maxLon == 180)
 }
 
-@Test(.timeLimit(.minutes(1)), arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])
 func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
     #expect(Tile(zoom: zoom, x: x, y: y) == nil)
 }
@@ -97,7 +102,8 @@ func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
 
 /// Every tile that a dense sampling of the line touches is crossed, consecutive
 /// tiles share an edge, and nothing is crossed twice.
-@Test(.timeLimit(.minutes(1)), 
+@Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (52.5163, 13.3777, 52.4999, 13.4102, 17),
         (52.5163, 13.3777, 52.5300, 13.3500, 16),
@@ -150,14 +156,16 @@ struct SquarePattern: Sendable, CustomTestStringConvertible {
     var testDescription: String { rows.joined(separator: "/") }
 }
 
-@Test(.timeLimit(.minutes(1)), arguments: [
-    SquarePattern(rows: ["....#", ".###.", ".####", ".###.", "#...."], size: 3, x: 1, y: 1),
-    SquarePattern(rows: ["#......", "#......", "###....", ".......", ".....##", ".....##"], size: 2, x: 5, y: 4),
-    // A 4 x 4 block with a hole is 2 x 2 at best; the first one in (y, x) order of its south-east tile.
-    SquarePattern(rows: ["####", "####", "##.#", "####"], size: 2, x: 0, y: 0),
-    SquarePattern(rows: ["#..", ".#.", "..#"], size: 1, x: 0, y: 0),
-    SquarePattern(rows: ["#####", "#####", "#####", "#####", "#####"], size: 5, x: 0, y: 0),
-])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        SquarePattern(rows: ["....#", ".###.", ".####", ".###.", "#...."], size: 3, x: 1, y: 1),
+        SquarePattern(rows: ["#......", "#......", "###....", ".......", ".....##", ".....##"], size: 2, x: 5, y: 4),
+        // A 4 x 4 block with a hole is 2 x 2 at best; the first one in (y, x) order of its south-east tile.
+        SquarePattern(rows: ["####", "####", "##.#", "####"], size: 2, x: 0, y: 0),
+        SquarePattern(rows: ["#..", ".#.", "..#"], size: 1, x: 0, y: 0),
+        SquarePattern(rows: ["#####", "#####", "#####", "#####", "#####"], size: 5, x: 0, y: 0),
+    ])
 func maxSquareFindsTheLargestFullBlock(pattern: SquarePattern) {
     let expected = TileSquare(origin: Tile(zoom: 14, x: pattern.x, y: pattern.y)!, size: pattern.size)
     #expect(TileSquare.largest(in: pattern.tiles) == expected)
