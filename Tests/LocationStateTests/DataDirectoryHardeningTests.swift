@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue #16: links, modes, restored fixes and full disks, against real files.
+/// The data directory against links and loose modes, with real files.
 @Suite(.timeLimit(.minutes(1))) struct DataDirectoryHardeningTests {
     @Test func aTrackFileThatIsALinkIsRefusedAndItsTargetNeverWritten() throws {
         let directory = try TileFixtures.directory()
