@@ -43,13 +43,14 @@ enum ControlAnswers {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
+    /// `?STATUS;`: source in use, connection, freshness, counts, uptime; the motion
+    /// (`"motion":"moving"`, `"unknown"` or `"stopped"` with `"stoppedSince"`); with MQTT on,
     /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N}` (messages waiting in the outbox;
     /// dropped since the start, beyond its bounds or not storable).
     /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
-        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil,
-        tiles: [TileZoomSummary]? = nil
+        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, motion: Motion? = nil,
+        mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -57,7 +58,7 @@ enum ControlAnswers {
             StatusAnswer(
                 source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
                 uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
-                reason: reason,
+                reason: reason, motion: motion?.name, stoppedSince: motion?.stoppedSince.map(UTCCalendar.iso8601),
                 mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) },
                 tiles: tiles.map(TileCounts.init)))
     }
@@ -111,6 +112,9 @@ enum ControlAnswers {
         /// ISO 8601 UTC with milliseconds.
         let lastFix: String?
         let reason: String?
+        let motion: String?
+        /// ISO 8601 UTC: since when the device is stopped.
+        let stoppedSince: String?
         let mqtt: MQTT?
         let tiles: TileCounts?
     }
