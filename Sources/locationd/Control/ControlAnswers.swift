@@ -34,9 +34,8 @@ enum ControlAnswers {
     /// A fix as a TPV object with `age` (seconds, to the millisecond, when the fix has a
     /// time) and `state` added, as `?LAST;` answers and `locationd last --json` prints.
     ///
-    /// Written by the TPV byte writer, as every fix is (`GET /api/v1/last` asks for it tens
-    /// of thousands of times a second; the `Encodable` path took a third of that time).
-    /// `ControlAnswersTests` checks it against the `Encodable` encoding of the same members.
+    /// Written by the TPV byte writer, as every fix is: `GET /api/v1/last` is a per-request
+    /// path. `ControlAnswersTests` checks it against the `Encodable` encoding of the same members.
     static func tpv(_ fix: Location, ageSeconds: Double?, state: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(400)

@@ -54,10 +54,9 @@ struct HTTPService: Service {
         let configuration = configuration
         let logger = logger
         let authenticated = token != nil
-        // The server as Hummingbird's `Application.run` builds it, without the service it
-        // adds to refresh the `Date` header every second: at 10 Hz that timer was about
-        // a tenth of an idle daemon's CPU. `HTTPDate` formats the header when a second
-        // has passed since the last answer, on the answering thread.
+        // The server as Hummingbird's `Application.run` builds it, without its timer that
+        // refreshes the `Date` header every second and keeps an idle daemon awake;
+        // `HTTPDate` formats the header on the answering thread instead.
         let responder = router.buildResponder()
         let server = try HTTPServerBuilder.http1(
             configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
