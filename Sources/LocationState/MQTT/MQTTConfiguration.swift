@@ -170,14 +170,18 @@ public struct MQTTConfiguration: Sendable, Equatable {
             throw .usage(
                 "\(origin): the MQTT topic is \(topic.utf8.count) bytes; MQTT allows at most \(maximumTopicLength)")
         }
-        guard !topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+        guard !topic.utf8.contains(0) else {
+            throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) holds a NUL byte, which MQTT does not allow")
+        }
+        guard !topic.contains(where: { $0 == "+" || $0 == "#" }) else {
             throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) has a wildcard (+ or #); name one topic")
         }
     }
 
     private static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
         guard !level.isEmpty, !level.contains(where: { "+#/\0".contains($0) }) else {
-            throw .usage("\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, /)")
+            throw .usage(
+                "\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
         }
     }
 
@@ -198,7 +202,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
 
     /// A value as an error message quotes it: whole when short, else its start and length.
     private static func shown(_ value: some StringProtocol) -> String {
-        guard value.count > 60 else { return "'\(value)'" }
-        return "'\(value.prefix(60))…' (\(value.utf8.count) bytes)"
+        guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
+        return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
     }
 }

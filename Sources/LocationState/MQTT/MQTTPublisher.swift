@@ -118,9 +118,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         trackerID = OwnTracksLocation.trackerID(forDevice: configuration.deviceName)
         startedAt = now
         if let path = configuration.passwordFile {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .fileUnreadable(path: path, reason: "the MQTT password file cannot be read")
-            }
+            let data = try ConfiguredFile.secret(at: path, naming: "mqtt-password-file", logger: logger)
             var text = String(decoding: data, as: UTF8.self)
             while text.last == "\n" || text.last == "\r" { text.removeLast() }
             password = text

@@ -59,7 +59,7 @@ struct ExportCommand: ParsableCommand {
         } catch let error as LocationError {
             throw error.exit()
         } catch let error as TrackExport.Failure {
-            StandardError.write("locationd: \(error.message)\n")
+            StandardError.line("locationd: \(error.message)")
             throw ExitCode(error.kind == .missing ? ExitStatus.noInput : ExitStatus.usage)
         }
     }

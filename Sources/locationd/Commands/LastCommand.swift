@@ -53,8 +53,8 @@ struct LastCommand: ParsableCommand {
                 let why =
                     line == nil
                     ? "no daemon answers on \(socketPath)" : "the daemon on \(socketPath) has too many clients"
-                StandardError.write(
-                    "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
+                StandardError.line(
+                    "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)"
                 )
             }
         } catch {

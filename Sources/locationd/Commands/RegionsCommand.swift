@@ -54,8 +54,8 @@ struct RegionsCommand: ParsableCommand {
         } else {
             membership = try Self.stored(in: directory)
             origin = "store"
-            StandardError.write(
-                "locationd: no daemon monitors regions on \(socketPath); membership stored in \(directory)\n")
+            StandardError.line(
+                "locationd: no daemon monitors regions on \(socketPath); membership stored in \(directory)")
         }
         guard let file else { throw .usage("no region file: name one with --regions FILE") }
         let set = try RegionSet.load(geoJSONFile: file)
@@ -97,7 +97,8 @@ struct RegionsCommand: ParsableCommand {
             let mark =
                 membership.inside.contains(region.id)
                 ? "in  " : membership.pendingSince[region.id] != nil ? "wait" : "out "
-            return "\(mark)  \(region.id)  \"\(region.name)\"  \(shape(region))\n"
+            return
+                "\(mark)  \(region.id.rawValue.escapedForTerminal)  \"\(region.name.escapedForTerminal)\"  \(shape(region))\n"
         }.joined()
     }
 

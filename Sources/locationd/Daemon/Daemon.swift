@@ -52,7 +52,7 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
                 logger: logger)
         }
-        httpToken = try configuration.http.loadToken()
+        httpToken = try configuration.http.loadToken(logger: logger)
         mqtt =
             configuration.mqtt.isEnabled
             ? try MQTTPublisher(

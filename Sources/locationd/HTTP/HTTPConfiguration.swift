@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import Logging
 
 /// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH` and
 /// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default).
@@ -56,11 +57,12 @@ struct HTTPConfiguration: Equatable, Sendable {
         return "\(scheme)://\(shownHost)\(url.port.map { ":\($0)" } ?? "")"
     }
 
-    /// The bearer token, read from ``tokenFile``; `nil` when none is configured.
+    /// The bearer token, read from ``tokenFile``; `nil` when none is configured. A file
+    /// that other users may read is used, with one warning in the log.
     ///
     /// - Throws: `usage` (exit 64) when the address is not loopback and no token file is
     ///   named, or when the file is empty; `fileNotFound`/`fileUnreadable` when it cannot be read.
-    func loadToken() throws(LocationError) -> [UInt8]? {
+    func loadToken(logger: Logger) throws(LocationError) -> [UInt8]? {
         guard enabled else { return nil }
         guard let tokenFile else {
             if isLoopback { return nil }
@@ -68,10 +70,7 @@ struct HTTPConfiguration: Equatable, Sendable {
                 "http: serving \(host), which is not a loopback address, needs a bearer token: set http-token-file to a file that holds one"
             )
         }
-        guard FileManager.default.fileExists(atPath: tokenFile) else { throw .fileNotFound(path: tokenFile) }
-        guard let data = FileManager.default.contents(atPath: tokenFile) else {
-            throw .fileUnreadable(path: tokenFile, reason: "permission denied")
-        }
+        let data = try ConfiguredFile.secret(at: tokenFile, naming: "http-token-file", logger: logger)
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard token.utf8.count >= 16 else {
             throw .usage("\(tokenFile): the http token must be at least 16 characters long")
