@@ -2,8 +2,9 @@ import Foundation
 import LocationState
 import Logging
 
-/// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH` and
-/// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default).
+/// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH`,
+/// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default)
+/// and `http-allowed-hosts = NAME, ...` (more names the server answers to, ``HTTPAllowedHosts``).
 ///
 /// The server listens on loopback by default (``defaultPort``, 8947: clear of gpsd's
 /// 2947 and its DGPSIP 2948, and of the usual 8000/8080/8443). Any other address
@@ -22,6 +23,8 @@ struct HTTPConfiguration: Equatable, Sendable {
     var tokenFile: String?
     /// The basemap's tile URL template, checked by ``basemapOrigin(of:)``: `nil` draws none.
     var basemap: String?
+    /// Names besides the bound address and `localhost` that requests may carry in `Host`.
+    var allowedHosts: [String] = []
 
     /// Whether `host` is a loopback address or name, which is served without a token.
     var isLoopback: Bool {
@@ -37,6 +40,7 @@ struct HTTPConfiguration: Equatable, Sendable {
         if (enabled, host, port) != (other.enabled, other.host, other.port) { keys.append("http") }
         if tokenFile != other.tokenFile { keys.append("http-token-file") }
         if basemap != other.basemap { keys.append("http-basemap") }
+        if allowedHosts != other.allowedHosts { keys.append("http-allowed-hosts") }
         return keys
     }
 
