@@ -17,8 +17,8 @@ import Logging
 /// on a SIGKILL, a message the broker did not get within ``storeDelay`` either.
 ///
 /// Thread safety: every mutable property lives on ``queue`` (libmosquitto's callbacks
-/// enter it with `queue.sync`), except the five behind a lock of their own (`state`,
-/// `stopping`, `wasConnected`, `steady`, `loopThread`) and `client` and `wakePipe`, which
+/// enter it with `queue.sync`), except the six behind a lock of their own (`state`,
+/// `stopping`, `wasConnected`, `proven`, `steady`, `loopThread`) and `client` and `wakePipe`, which
 /// `start` sets before the loop thread starts and `stop` clears after it ended.
 public final class MQTTPublisher: @unchecked Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most.
@@ -47,6 +47,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     var client: OpaquePointer?
     var connected = false
     var outageReported = false
+    /// Connections the broker accepted, counted so that a check meant for one skips a later one.
+    var connections = 0
     /// Message id (libmosquitto's `mid`) -> outbox row.
     var inFlight: [Int32: Int64] = [:]
     /// A message sent without being stored, waiting for its PUBACK.
@@ -84,6 +86,12 @@ public final class MQTTPublisher: @unchecked Sendable {
     let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     let wasConnected = Locked(false)
+    /// Set on ``queue`` when the current connection proved itself: a PUBACK came, or it
+    /// lived ``stableConnection``. One the broker ends before is a failure for the backoff.
+    let proven = Locked(false)
+    /// How long a connection must live, without a PUBACK, to count as working: a broker
+    /// that accepts and hangs up at once is an outage, not a stream of recoveries.
+    static let stableConnection: Duration = .seconds(10)
     /// Whether the publisher is keeping up: connected, every stored message handed
     /// over, few in flight, nobody draining. Set on ``queue`` by `pump`; the loop
     /// thread then pauses between reads (see ``acknowledgementPause``).
