@@ -13,24 +13,6 @@ import Testing
 /// characters, a malformed `?WATCH=`, a byte order mark, a compressed track.
 @Suite(.timeLimit(.minutes(2)))
 struct HardeningInputTests {
-    /// Runs `locationd arguments`, killing it (and failing) if it has not exited within 20 s.
-    private static func runBounded(_ arguments: [String]) async throws -> Run {
-        let process = Process()
-        process.executableURL = locationdBinary()
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        // A process still running after 20 s is a failure (recorded by waitUntil) and is killed.
-        if (try? await waitUntil(seconds: 20) { !process.isRunning }) == nil {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Run(status: process.terminationStatus, stdout: "", stderr: stderr)
-    }
-
     @Test(arguments: ["fifo", "/dev/zero"])
     func aConfigurationThatIsNoFileIsRefusedAtOnce(kind: String) async throws {
         let directory = try TemporaryDirectory()
@@ -39,7 +21,7 @@ struct HardeningInputTests {
             config = directory.path + "/locationd.conf"
             #expect(mkfifo(config, 0o600) == 0)
         }
-        let run = try await Self.runBounded([
+        let run = try await runLocationdBounded([
             "run", "--data-dir", directory.path + "/data", "--source", "simulated", "--config", config,
         ])
         #expect(run.status == 66, "\(run.stderr)")

@@ -53,6 +53,26 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// The status topic: the OwnTracks topic's `/status`.
     public var statusTopic: String { resolvedTopic + "/status" }
 
+    /// Region events: the OwnTracks topic's `/event`.
+    public var eventTopic: String { resolvedTopic + "/event" }
+
+    /// The regions as OwnTracks waypoints: the OwnTracks topic's `/waypoints`.
+    public var waypointsTopic: String { resolvedTopic + "/waypoints" }
+
+    /// Home Assistant's discovery topic, named after the client id (letters, digits, `-`).
+    public var discoveryTopic: String { "homeassistant/device_tracker/\(discoveryObjectID)/config" }
+
+    /// The device's id in Home Assistant: the client id with anything but letters, digits and `-` as `_`.
+    public var discoveryObjectID: String {
+        String(resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+
+    /// Every topic the publisher may publish to; each must fit MQTT's limit. A new kind of
+    /// message adds its topic here.
+    public var publishedTopics: [String] {
+        [resolvedTopic, statusTopic, eventTopic, waypointsTopic] + (discovery ? [discoveryTopic] : [])
+    }
+
     /// The client id in use: set, or `locationd-DEVICE`.
     public var resolvedClientID: String { clientID ?? "locationd-\(deviceName)" }
 
@@ -109,8 +129,21 @@ public struct MQTTConfiguration: Sendable, Equatable {
         default:
             return false
         }
-        if isEnabled { try Self.checkTopic(resolvedTopic, origin: origin) }
+        if isEnabled { try checkPublishedTopics(origin: origin) }
         return true
+    }
+
+    /// The OwnTracks topic as ``checkTopic(_:origin:)`` checks it, and every topic derived
+    /// from it (``publishedTopics``) within MQTT's length: a message whose topic is too long
+    /// could never be sent, and would hold up every message after it.
+    private func checkPublishedTopics(origin: String) throws(LocationError) {
+        try Self.checkTopic(resolvedTopic, origin: origin)
+        guard let longest = publishedTopics.max(by: { $0.utf8.count < $1.utf8.count }),
+            longest.utf8.count > Self.maximumTopicLength
+        else { return }
+        throw .usage(
+            "\(origin): the MQTT topic \(Self.shown(longest)) is \(longest.utf8.count) bytes; MQTT allows at most \(Self.maximumTopicLength): shorten mqtt-topic (or mqtt-client-id, which names the discovery topic)"
+        )
     }
 
     /// `mqtt://[USER@]HOST[:PORT]` or `mqtts://...`, with `[IPV6]` hosts.

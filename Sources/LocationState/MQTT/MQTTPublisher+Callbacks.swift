@@ -48,6 +48,7 @@ extension MQTTPublisher {
 
     func connectionFailed(_ reason: String) {
         connected = false
+        clearStall()
         steady.withLock { $0 = false }
         storeDirectOrCountLost()
         inFlight.removeAll()
@@ -61,6 +62,7 @@ extension MQTTPublisher {
 
     func didAcknowledge(_ mid: Int32) {
         if !proven.withLock({ $0 }) { connectionProven() }
+        noteAcknowledged()
         if let index = direct.firstIndex(where: { $0.mid == mid }) {
             direct.remove(at: index)
             updateSnapshot()

@@ -32,8 +32,7 @@ extension MQTTPublisher {
     /// Home Assistant MQTT discovery: a retained `device_tracker` config whose
     /// attributes are the OwnTracks messages (lat/lon/acc mapped to HA's names). On ``queue``.
     func publishDiscovery() {
-        let id = configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        let objectID = String(id)
+        let objectID = configuration.discoveryObjectID
         let topic = locationTopic
         let template =
             "{{ {'latitude': value_json.lat, 'longitude': value_json.lon, 'gps_accuracy': value_json.acc | default(0), 'altitude': value_json.alt, 'source': value_json.source} | tojson }}"
@@ -46,7 +45,7 @@ extension MQTTPublisher {
             "device": ["identifiers": [objectID], "name": configuration.deviceName, "manufacturer": "locationd"],
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) else { return }
-        enqueue(topic: "homeassistant/device_tracker/\(objectID)/config", payload: [UInt8](data), retain: true)
+        enqueue(topic: configuration.discoveryTopic, payload: [UInt8](data), retain: true)
     }
 }
 
@@ -69,7 +68,7 @@ extension MQTTPublisher {
         if let eph = event.eph, eph.isFinite { message["acc"] = Int(eph.rounded()) }
         if event.simulated { message["source"] = "simulated" }
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: locationTopic + "/event", payload: [UInt8](data), retain: false, at: now)
+        enqueue(topic: configuration.eventTopic, payload: [UInt8](data), retain: false, at: now)
     }
 
     /// FNV-1a of `id`, in 31 bits: the same number for the same region on every run.
@@ -98,6 +97,6 @@ extension MQTTPublisher {
         }
         let message: [String: Any] = ["_type": "waypoints", "waypoints": waypoints]
         guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: locationTopic + "/waypoints", payload: [UInt8](data), retain: true, at: now)
+        enqueue(topic: configuration.waypointsTopic, payload: [UInt8](data), retain: true, at: now)
     }
 }

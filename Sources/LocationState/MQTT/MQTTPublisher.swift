@@ -24,12 +24,15 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most.
     public static let maximumInFlight = 100
 
-    /// Whether the broker is connected, how many messages wait in the outbox, and how
-    /// many were dropped since the start (beyond the outbox's bounds, or not storable).
+    /// Whether the broker is connected, how many messages wait in the outbox, how many
+    /// were dropped since the start (beyond the outbox's bounds, not storable, or refused
+    /// by libmosquitto), and whether the broker has stopped acknowledging (``stalled``).
     public struct Snapshot: Sendable, Equatable {
         public var connected: Bool
         public var queued: Int
         public var dropped: Int
+        /// Connected, but no PUBACK for ``MQTTPublisher/acknowledgementTimeout`` while messages wait.
+        public var stalled = false
     }
 
     /// The serial queue all the publisher's state lives on.
@@ -76,6 +79,14 @@ public final class MQTTPublisher: @unchecked Sendable {
     var storageFailing = false
     /// Messages that could not be stored and were not sent directly.
     var unstored = 0
+    /// Messages libmosquitto refused to send (a topic or payload it cannot encode), dropped.
+    var refused = 0
+    /// When the broker last made progress: a PUBACK, or a message handed over while none
+    /// was unacknowledged (`DispatchTime` uptime nanoseconds).
+    var lastProgress: UInt64 = 0
+    var stallCheckScheduled = false
+    /// Whether the broker has not acknowledged anything for ``acknowledgementTimeout``; logged once.
+    var stalled = false
     var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
     var drainOver = false
@@ -92,6 +103,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// How long a connection must live, without a PUBACK, to count as working: a broker
     /// that accepts and hangs up at once is an outage, not a stream of recoveries.
     static let stableConnection: Duration = .seconds(10)
+    /// How long a connected broker may leave every waiting message without a PUBACK before
+    /// the publisher says so (log, `?STATUS;`): one keepalive period, 10 s at least; a
+    /// broker that answers pings but acknowledges nothing is dropping what it gets.
+    var acknowledgementTimeout: UInt64 { UInt64(max(configuration.keepAliveSeconds, 10)) * 1_000_000_000 }
     /// Whether the publisher is keeping up: connected, every stored message handed
     /// over, few in flight, nobody draining. Set on ``queue`` by `pump`; the loop
     /// thread then pauses between reads (see ``acknowledgementPause``).
