@@ -32,7 +32,7 @@ struct RegionMembershipTests {
             track.indices.first { $0 >= start && condition(track[$0]) }
         }
         let distance = { (fix: Location) in
-            RegionGeometry.greatCircleDistance(fix.lat!, fix.lon!, middle.lat!, middle.lon!)
+            Geodesy.greatCircleDistance(fix.lat!, fix.lon!, middle.lat!, middle.lon!)
         }
         let circleEnter = try #require(firstIndex { distance($0) <= 30 })
         let circleLeave = try #require(firstIndex(after: circleEnter) { distance($0) > 30 + 10 + ($0.eph ?? 0) })

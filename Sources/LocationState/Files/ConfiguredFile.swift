@@ -28,7 +28,7 @@ public enum ConfiguredFile {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+                throw .fileUnreadable(path: path, reason: SystemCall.message())
             }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
@@ -58,13 +58,13 @@ public enum ConfiguredFile {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             close(descriptor)
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)

@@ -164,7 +164,7 @@ public final class LastFixStore: Sendable {
             return nil
         }
         guard let verdict else { return }
-        let time = location.time.map { "\($0)" } ?? "no time"
+        let time = location.time.map(UTCCalendar.iso8601) ?? "no time"
         let message: Logger.Message =
             switch verdict.rejection {
             case .older: "ignoring a fix of \(time): older than the last fix"

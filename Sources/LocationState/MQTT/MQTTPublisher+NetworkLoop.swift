@@ -32,7 +32,7 @@ extension MQTTPublisher {
             if stopping.withLock({ $0 }) { break }
             let lived = connectedAt.map { ContinuousClock.now - $0 } ?? .zero
             if proven.withLock({ $0 }) || lived >= Self.stableConnection { backoff.reset() }
-            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errorNumber)) : Self.describe(rc)
+            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? SystemCall.message(errorNumber) : Self.describe(rc)
             queue.async { self.connectionFailed(reason) }
             waitForWake(milliseconds: Int32(backoff.next() / .milliseconds(1)))
         }
@@ -74,7 +74,9 @@ extension MQTTPublisher {
     }
 
     /// Whether the caller runs on the loop thread (in one of libmosquitto's callbacks).
-    private var onLoopThread: Bool { loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+    private var onLoopThread: Bool {
+        loopThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
 
     /// A publish is written at once as a rule; what libmosquitto could only queue, the
     /// loop writes: woken for it, unless this is the loop thread itself (in a callback),

@@ -197,7 +197,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw .internalError("cannot make the MQTT loop's wake-up pipe: \(String(cString: strerror(errno)))")
+            throw .internalError("cannot make the MQTT loop's wake-up pipe: \(SystemCall.message())")
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

@@ -34,13 +34,13 @@ final class ReplayFile {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
             close(descriptor)
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
@@ -74,7 +74,7 @@ final class ReplayFile {
             if count == 0 { return false }
             let code = errno
             if code == EINTR { continue }
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
     }
 

@@ -28,7 +28,7 @@ enum SQLiteFiles {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path) }
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
         defer { close(descriptor) }
         var info = stat()

@@ -20,7 +20,8 @@ struct LastCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
+            "The daemon's control socket (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
+            valueName: "path"))
     var socket: String?
 
     @Flag(help: "Print the TPV object, with `age` (seconds) and `state`, as one JSON line.")
@@ -42,17 +43,15 @@ struct LastCommand: ParsableCommand {
 
     func run() throws {
         let directory = dataDirectory.url.path
-        let socketPath = socket ?? directory + "/" + DataDirectory.Name.controlSocket
+        let sockets = DaemonSockets(socket: socket, dataDirectory: dataDirectory)
         let answer: LastFixAnswer
         do {
-            let line = try ControlClient.ask("?LAST;", socketPath: socketPath)
-            if let line, line != ControlReply.tooManyClients {
-                answer = try LastFixAnswer(daemonLine: line)
+            let reply = try sockets.ask("?LAST;")
+            if let reply, reply.line != ControlReply.tooManyClients {
+                answer = try LastFixAnswer(daemonLine: reply.line)
             } else {
                 answer = try LastFixAnswer(storeDirectory: directory)
-                let why =
-                    line == nil
-                    ? "no daemon answers on \(socketPath)" : "the daemon on \(socketPath) has too many clients"
+                let why = reply.map { "the daemon on \($0.path) has too many clients" } ?? sockets.nobodyAnswers
                 StandardError.line(
                     "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)"
                 )

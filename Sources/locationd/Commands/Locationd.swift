@@ -9,11 +9,31 @@ struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationd",
         abstract: "A location service for Linux, built on gpsd.",
+        version: LocationdVersion.current,
         subcommands: [
             RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ExportCommand.self,
             RegionsCommand.self,
         ]
     )
+}
+
+extension Locationd {
+    /// Why a `--version` request is refused, or nil: the argument parser would print the
+    /// version for `--version=json` or `--version --json` and ignore the rest, which a
+    /// script asking for a format it cannot have should hear about.
+    static func versionRefusal(_ arguments: ArraySlice<String>) -> String? {
+        guard let request = arguments.first(where: { $0 == "--version" || $0.hasPrefix("--version=") }) else {
+            return nil
+        }
+        if request != "--version" {
+            return
+                "--version takes no value (it prints the version alone, \(LocationdVersion.current)); not '\(request)'"
+        }
+        guard arguments.count == 1 else {
+            return "--version stands alone: it prints the version, \(LocationdVersion.current), in one format only"
+        }
+        return nil
+    }
 }
 
 /// The entry point: runs ``Locationd`` on the cooperative pool and parks the main thread until it ends.
@@ -37,6 +57,10 @@ enum Main {
         // with EFBIG, which the stores report like a full disk, instead of killing the
         // daemon mid-write.
         signal(SIGXFSZ, SIG_IGN)
+        if let refusal = Locationd.versionRefusal(CommandLine.arguments.dropFirst()) {
+            StandardError.line("locationd: \(refusal)")
+            exit(ExitStatus.usage)
+        }
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` is on the main actor, whose thread waits here.
         Task.detached {

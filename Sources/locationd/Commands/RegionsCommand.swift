@@ -21,7 +21,8 @@ struct RegionsCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The daemon's control socket (default: control.sock in the data directory).", valueName: "path"))
+            "The daemon's control socket (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
+            valueName: "path"))
     var socket: String?
 
     @Option(help: ArgumentHelp("The GeoJSON region file (default: the daemon's).", valueName: "file"))
@@ -40,11 +41,11 @@ struct RegionsCommand: ParsableCommand {
 
     private func listing() throws(LocationError) -> String {
         let directory = dataDirectory.url.path
-        let socketPath = socket ?? directory + "/" + DataDirectory.Name.controlSocket
+        let sockets = DaemonSockets(socket: socket, dataDirectory: dataDirectory)
         var file = regions
         var membership: MembershipState
         let origin: String
-        if let answer = try Self.ask(socketPath: socketPath) {
+        if let answer = try Self.ask(sockets) {
             file = file ?? answer.file
             var pending: [RegionID: Date] = [:]
             for id in answer.pending { pending[RegionID(id)] = Date() }
@@ -55,7 +56,7 @@ struct RegionsCommand: ParsableCommand {
             membership = try Self.stored(in: directory)
             origin = "store"
             StandardError.line(
-                "locationd: no daemon monitors regions on \(socketPath); membership stored in \(directory)")
+                "locationd: \(sockets.nobodyAnswers), or it monitors no regions; membership stored in \(directory)")
         }
         guard let file else { throw .usage("no region file: name one with --regions FILE") }
         let set = try RegionSet.load(geoJSONFile: file)
@@ -64,9 +65,9 @@ struct RegionsCommand: ParsableCommand {
     }
 
     /// The daemon's `?REGIONS;` answer; nil when no daemon answers or it monitors no regions.
-    private static func ask(socketPath: String) throws(LocationError) -> DaemonAnswer? {
-        guard let line = try ControlClient.ask("?REGIONS;", socketPath: socketPath) else { return nil }
-        guard let answer = try? JSONDecoder().decode(DaemonAnswer.self, from: Data(line.utf8)),
+    private static func ask(_ sockets: DaemonSockets) throws(LocationError) -> DaemonAnswer? {
+        guard let reply = try sockets.ask("?REGIONS;") else { return nil }
+        guard let answer = try? JSONDecoder().decode(DaemonAnswer.self, from: Data(reply.line.utf8)),
             answer.class == "REGIONS"
         else { return nil }
         return answer
@@ -104,12 +105,25 @@ struct RegionsCommand: ParsableCommand {
 
     static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
         let regions = set.regions.map { region in
-            #"{"id":"# + region.id.rawValue.jsonQuoted + #","name":"#
-                + region.name.jsonQuoted
-                + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
+            RegionList.Region(
+                id: region.id.rawValue, name: region.name, type: type(region),
+                inside: membership.inside.contains(region.id))
         }
-        return #"{"class":"REGIONS","file":"# + file.jsonQuoted + #","from":"\#(origin)","regions":["#
-            + regions.joined(separator: ",") + "]}\n"
+        return JSONLineEncoder().encodeFinite(RegionList(file: file, from: origin, regions: regions)) + "\n"
+    }
+
+    private struct RegionList: Encodable {
+        struct Region: Encodable {
+            let id: String
+            let name: String
+            let type: String
+            let inside: Bool
+        }
+
+        let `class` = "REGIONS"
+        let file: String
+        let from: String
+        let regions: [Region]
     }
 
     private static func type(_ region: Region) -> String {

@@ -148,7 +148,8 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
-        case .success(let statistics):
+        case .success(var statistics):
+            statistics.validation = pipeline.coordinator.validationCounts
             StandardError.line("locationd: \(file): \(statistics.summary)")
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()

@@ -1,14 +1,6 @@
 import Foundation
 import LocationState
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How `locationd replay` prints fixes on stdout.
 enum ReplayOutputFormat: String, CaseIterable {
     /// One human-readable line per fix.
@@ -162,6 +154,6 @@ final class ReplayOutput: Sendable {
 
     /// Writes all of `bytes` to stdout; gives up silently when stdout is closed.
     private static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll(1, $0) }
+        _ = bytes.withUnsafeBytes { SystemCall.writeAll(1, $0) }
     }
 }

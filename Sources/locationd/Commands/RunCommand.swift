@@ -10,10 +10,10 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run the daemon: read fixes, keep the tile log and the last fix, answer on the control socket.",
         discussion: """
             Settings come from flags, then LOCATIOND_... environment variables (LOCATIOND_DATA_DIR \
-            for data-dir), then the configuration file (--config; by default /etc/locationd.conf \
+            for data-dir), then the configuration file (--config; by default /etc/locationd/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, zooms, freshness-timeout, log-level, record, regions, http, \
+            (source, gpsd, data-dir, socket, socket-mode, zooms, freshness-timeout, log-level, record, regions, http, \
             http-token-file, http-basemap, http-allowed-hosts, mqtt), \
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
@@ -40,6 +40,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The control socket (default: control.sock in the data directory).", valueName: "path"))
     var socket: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The control socket's mode: 0600 (owner only, the default) or 0660 (the daemon's group too).",
+            valueName: "mode"))
+    var socketMode: String?
 
     @Option(help: ArgumentHelp("Tile zoom levels to log, comma-separated (default 14,17).", valueName: "list"))
     var zooms: String?
@@ -106,7 +112,8 @@ struct RunCommand: AsyncParsableCommand {
         source.explicitFile = config
         if !self.source.isEmpty { source.sourceWords = self.source }
         let flags: [(String, String?)] = [
-            ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("zooms", zooms),
+            ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("socket-mode", socketMode),
+            ("zooms", zooms),
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
             ("http", http), ("mqtt", mqtt),
         ]

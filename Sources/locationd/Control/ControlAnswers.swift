@@ -48,8 +48,10 @@ enum ControlAnswers {
     /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N,"stalled":BOOL}` (messages waiting in
     /// the outbox; dropped since the start, beyond its bounds, not storable or refused by
     /// libmosquitto; whether the connected broker has stopped acknowledging).
+    /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
-        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
+        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil,
+        tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -60,7 +62,8 @@ enum ControlAnswers {
                 reason: reason,
                 mqtt: mqtt.map {
                     .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped, stalled: $0.stalled)
-                }))
+                },
+                tiles: tiles.map(TileCounts.init)))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
@@ -80,9 +83,7 @@ enum ControlAnswers {
 
     /// `value` as one line of JSON, its members in the order it encodes them (`class` first).
     static func line(_ value: some Encodable) -> String {
-        // The answers hold strings, integers, booleans and finite numbers only: encoding cannot fail.
-        guard let line = try? JSONLineEncoder().encode(value) else { preconditionFailure("unencodable \(value)") }
-        return line
+        JSONLineEncoder().encodeFinite(value)
     }
 
     /// `value` rounded to `decimals` places, so that JSON shows no binary noise (`12.3`, not `12.300000000000001`).
@@ -116,6 +117,26 @@ enum ControlAnswers {
         let lastFix: String?
         let reason: String?
         let mqtt: MQTT?
+        let tiles: TileCounts?
+    }
+
+    /// The tiles logged per zoom, as an object keyed by the zoom, lowest first.
+    private struct TileCounts: Encodable {
+        struct Zoom: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        let summaries: [TileZoomSummary]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Zoom.self)
+            for summary in summaries {
+                try container.encode(summary.tiles, forKey: Zoom(stringValue: "\(summary.zoom)"))
+            }
+        }
     }
 
     private struct RegionsAnswer: Encodable {

@@ -8,7 +8,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// The daemon's control socket: a Unix stream socket, owner-only, one JSON object per line.
+/// The daemon's control socket: a Unix stream socket, owner-only unless the daemon's group
+/// is let in, one JSON object per line.
 ///
 /// - Important: Every resource a client can make the daemon spend is bounded: the
 ///   number of clients (`Limits.maxClients`; one more gets an error object and is
@@ -26,6 +27,8 @@ final class ControlServer: Sendable {
 
     /// The socket's path.
     let path: String
+    /// The socket's permissions: 0600, or 0660 to let the daemon's group connect.
+    private let mode: mode_t
     private let responder: ControlResponder
     private let limits: Limits
     private let logger: Logger
@@ -37,14 +40,15 @@ final class ControlServer: Sendable {
     /// only its own file, never one another process has put there since.
     private let boundFile = Locked<(dev: UInt64, ino: UInt64)?>(nil)
 
-    init(path: String, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
+    init(path: String, mode: mode_t = 0o600, responder: ControlResponder, limits: Limits = Limits(), logger: Logger) {
         self.path = path
+        self.mode = mode
         self.responder = responder
         self.limits = limits
         self.logger = logger
     }
 
-    /// Binds the socket and makes it owner-only.
+    /// Binds the socket and gives it ``mode`` (owner-only by default).
     ///
     /// A socket file nobody answers on (left by a daemon that was killed) is replaced;
     /// one a live daemon answers on is not: taking it over would leave that daemon
@@ -72,9 +76,10 @@ final class ControlServer: Sendable {
                 }
             }
         let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
-        guard chmod(path, 0o600) == 0 else {
+        guard chmod(path, mode) == 0 else {
             try? await channel.close()
-            throw LocationError.cannotWrite(path: path, reason: "cannot make the socket owner-only")
+            throw LocationError.cannotWrite(
+                path: path, reason: "cannot set the socket's mode \(String(mode, radix: 8))")
         }
         self.channel.withLock { $0 = channel }
         var info = stat()

@@ -28,7 +28,7 @@ enum OutputTarget {
         if path == "-" { return try stream(data, into: 1, path: "standard output") }
         var link = stat()
         guard lstat(path, &link) == 0 else {
-            guard errno == ENOENT else { throw refusal(path, String(cString: strerror(errno))) }
+            guard errno == ENOENT else { throw refusal(path, SystemCall.message()) }
             return try save(data, path)
         }
         var target = link
@@ -38,13 +38,13 @@ enum OutputTarget {
         switch target.st_mode & S_IFMT {
         case S_IFREG:
             guard link.st_mode & S_IFMT == S_IFLNK else { return try save(data, path) }
-            guard let resolved = realpath(path, nil) else { throw refusal(path, String(cString: strerror(errno))) }
+            guard let resolved = realpath(path, nil) else { throw refusal(path, SystemCall.message()) }
             defer { free(resolved) }
             try save(data, String(cString: resolved))
         case S_IFIFO, S_IFCHR:
             let flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | (link.st_mode & S_IFMT == S_IFLNK ? 0 : O_NOFOLLOW)
             let descriptor = open(path, flags)
-            guard descriptor >= 0 else { throw refusal(path, String(cString: strerror(errno))) }
+            guard descriptor >= 0 else { throw refusal(path, SystemCall.message()) }
             defer { close(descriptor) }
             var opened = stat()
             guard fstat(descriptor, &opened) == 0, [S_IFIFO, S_IFCHR].contains(opened.st_mode & S_IFMT) else {
@@ -64,24 +64,13 @@ enum OutputTarget {
         }
     }
 
-    /// Writes all of `data` to `descriptor`, again after a short or interrupted write.
+    /// Writes all of `data` to `descriptor`; a write that fails part way is one line and exit 74.
     private static func stream(_ data: Data, into descriptor: Int32, path: String) throws {
-        let failure: Int32? = data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure {
-            StandardError.line("locationd: \(path): cannot write: \(String(cString: strerror(failure)))")
-            throw ExitCode(ExitStatus.ioError)
-        }
+        let (count, failure) = data.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
+        guard count < data.count else { return }
+        let reason = failure == 0 ? "the output took no more" : SystemCall.message(failure)
+        StandardError.line("locationd: \(path): cannot write: \(reason)")
+        throw ExitCode(ExitStatus.ioError)
     }
 
     private static func refusal(_ path: String, _ reason: String) -> ExitCode {

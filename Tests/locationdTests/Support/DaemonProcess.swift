@@ -18,16 +18,22 @@ final class DaemonProcess: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - socketPath: passed as `--socket` when given; else the socket is `control.sock` in the directory.
+    ///   - launcher: a program and its arguments that start the daemon (`strace -f ... --`);
+    ///     signals then go to the daemon, the launcher's child.
+    ///   - executable: the `locationd` to run, when not the one built beside the tests.
     init(
-        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true
+        dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true,
+        launcher: [String] = [], executable: String? = nil
     ) async throws {
         self.dataDirectory = dataDirectory
         self.socketPath = socketPath ?? dataDirectory + "/control.sock"
         errorLog = dataDirectory + ".stderr"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.executableURL = locationdBinary()
+        let binary = executable ?? locationdBinary().path
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? binary)
         process.arguments =
-            ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
+            (launcher.isEmpty ? [] : launcher.dropFirst() + [binary])
+            + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
             + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)
@@ -55,11 +61,18 @@ final class DaemonProcess: @unchecked Sendable {
         (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
     }
 
+    /// The daemon's process: the one started, or the launcher's first child.
+    var daemonPID: pid_t {
+        let pid = process.processIdentifier
+        let children = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        return children?.split(separator: " ").first.flatMap { pid_t($0) } ?? pid
+    }
+
     /// Sends `signal` and waits for the process to exit; returns its status and how long it took.
     func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) async throws -> (status: Int32, seconds: Double)
     {
         let start = Date()
-        kill(process.processIdentifier, signal)
+        kill(daemonPID, signal)
         let process = process
         try await waitUntil(seconds: seconds) { !process.isRunning }
         process.waitUntilExit()

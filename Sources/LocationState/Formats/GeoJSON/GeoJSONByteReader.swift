@@ -250,7 +250,7 @@ struct GeoJSONByteReader: ~Copyable {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
-                throw RegionFileProblem("cannot read the file: \(String(cString: strerror(errno)))")
+                throw RegionFileProblem("cannot read the file: \(SystemCall.message())")
             }
             end = count
             if count == 0 { atEnd = true }

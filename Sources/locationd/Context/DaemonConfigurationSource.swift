@@ -28,10 +28,11 @@ struct DaemonConfigurationSource: Sendable {
     var explicitFile: String?
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
-    /// The file read: `--config`, else `/etc/locationd.conf` for root, else the user's.
+    /// The file read: `--config`, else `/etc/locationd/locationd.conf` for root, else the
+    /// user's (the packaged service sets `XDG_CONFIG_HOME=/etc`, which names the same file).
     var file: String {
         if let explicitFile { return explicitFile }
-        if geteuid() == 0 { return "/etc/locationd.conf" }
+        if geteuid() == 0 { return "/etc/locationd/locationd.conf" }
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (NSHomeDirectory() + "/.config")

@@ -28,6 +28,9 @@ struct DaemonConfiguration: Equatable, Sendable {
     var gpsdPort = 2947
     var dataDirectory: String
     var socketPath: String?
+    /// The control socket's mode: 0600 (owner only) or 0660 (the daemon's group too, as the
+    /// packaged service's socket); never open to other users, since the location is private.
+    var socketMode: UInt16 = 0o600
     var zooms: [Int] = [14, 17]
     var freshnessTimeoutSeconds: Double = 5
     var logLevel: Logger.Level = .info
@@ -55,6 +58,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if (gpsdHost, gpsdPort) != (other.gpsdHost, other.gpsdPort) { keys.append("gpsd") }
         if dataDirectory != other.dataDirectory { keys.append("data-dir") }
         if socketPath != other.socketPath { keys.append("socket") }
+        if socketMode != other.socketMode { keys.append("socket-mode") }
         if zooms != other.zooms { keys.append("zooms") }
         if freshnessTimeoutSeconds != other.freshnessTimeoutSeconds { keys.append("freshness-timeout") }
         if logLevel != other.logLevel { keys.append("log-level") }
@@ -77,6 +81,13 @@ struct DaemonConfiguration: Equatable, Sendable {
             dataDirectory = value
         case "socket":
             socketPath = value
+        case "socket-mode":
+            guard let mode = ["0600": 0o600, "600": 0o600, "0660": 0o660, "660": 0o660][value] else {
+                throw .usage(
+                    "\(origin): socket-mode must be 0600 (owner only) or 0660 (owner and group), not \(Self.shown(value))"
+                )
+            }
+            socketMode = UInt16(mode)
         case "zooms":
             zooms = try Self.parseZooms(value, origin: origin)
         case "freshness-timeout":
