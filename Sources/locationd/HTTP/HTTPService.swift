@@ -46,7 +46,9 @@ struct HTTPService: Service {
 
     func run() async throws {
         let router = Router(context: HTTPRequestContext.self)
-        router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
+        router.add(
+            middleware: HTTPGuard(
+                hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
@@ -66,7 +68,8 @@ struct HTTPService: Service {
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
             responder: { request, writer, channel in
-                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let context = HTTPRequestContext(
+                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
