@@ -37,7 +37,7 @@ struct HTTPTimelineTests {
         ]
         let routes = HTTPRoutes(
             responder: ControlResponder(context: context),
-            status: status, statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0) },
+            status: status, statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory.path),
             tracksDirectory: URL(fileURLWithPath: directory.path + "/tracks"),
             events: HTTPEventStreams(logger: logger),

@@ -5,10 +5,6 @@ import Foundation
 /// retained on `TOPIC/distance`, in locationd's JSON lines (`{"class":"MOTION",…}`,
 /// `{"class":"STAY",…}`, `{"class":"TRIP",…}`).
 extension MQTTPublisher {
-    var motionTopic: String { locationTopic + "/motion" }
-    var timelineTopic: String { locationTopic + "/timeline" }
-    var distanceTopic: String { locationTopic + "/distance" }
-
     /// A new motion: retained on `TOPIC/motion` when it is another motion (a stop at
     /// another place, not a moved centroid); at a stop, the latest fix goes out once,
     /// whatever the policy, unless it was the last one published. On ``queue``.
@@ -16,7 +12,7 @@ extension MQTTPublisher {
         let old = motion
         motion = new
         guard old.map({ !Self.isSameMotion($0, new) }) ?? true else { return }
-        enqueue(topic: motionTopic, payload: Array(new.jsonString.utf8), retain: true, at: now)
+        enqueue(topic: configuration.motionTopic, payload: Array(new.jsonString.utf8), retain: true, at: now)
         if case .stopped = new, let fix = latestFix, fix != lastPublished?.fix {
             publishLocation(fix, at: now)
         }
@@ -27,7 +23,7 @@ extension MQTTPublisher {
         switch event {
         case .motion: return
         case .stayClosed, .tripClosed:
-            enqueue(topic: timelineTopic, payload: Array(event.jsonString.utf8), retain: false, at: now)
+            enqueue(topic: configuration.timelineTopic, payload: Array(event.jsonString.utf8), retain: false, at: now)
         }
     }
 
@@ -36,24 +32,24 @@ extension MQTTPublisher {
     func publish(distance: DayDistance, at now: Date = Date()) {
         distanceDayEnd = distance.end
         let payload = #"{"day":"\#(distance.day)","distance":\#(String(format: "%.1f", distance.metres))}"#
-        enqueue(topic: distanceTopic, payload: Array(payload.utf8), retain: true, at: now)
+        enqueue(topic: configuration.distanceTopic, payload: Array(payload.utf8), retain: true, at: now)
     }
 
     /// Home Assistant discovery for the timeline: a `binary_sensor` of device class
     /// `moving` (on while moving, off while stopped, unknown otherwise) and a `sensor` of
     /// today's distance in metres. On ``queue``.
     func publishTimelineDiscovery() {
-        let objectID = discoveryObjectID
+        let objectID = configuration.discoveryObjectID
         let device: [String: Any] = [
             "identifiers": [objectID], "name": configuration.deviceName, "manufacturer": "locationd",
         ]
         let moving: [String: Any] = [
-            "name": "Moving", "unique_id": objectID + "_moving", "state_topic": motionTopic,
+            "name": "Moving", "unique_id": objectID + "_moving", "state_topic": configuration.motionTopic,
             "value_template": "{{ {'moving': 'ON', 'stopped': 'OFF'}.get(value_json.motion, 'None') }}",
             "device_class": "moving", "device": device,
         ]
         let distance: [String: Any] = [
-            "name": "Distance today", "unique_id": objectID + "_distance_today", "state_topic": distanceTopic,
+            "name": "Distance today", "unique_id": objectID + "_distance_today", "state_topic": configuration.distanceTopic,
             "value_template": "{{ value_json.distance }}", "unit_of_measurement": "m", "device_class": "distance",
             "state_class": "total_increasing", "device": device,
         ]

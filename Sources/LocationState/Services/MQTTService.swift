@@ -30,6 +30,21 @@ public struct MQTTService: Service {
             self.events = events
             self.distance = distance
         }
+
+        /// The recorder's motion and events; a day's distance is that of the trips, closed
+        /// and open, that overlap its UTC day.
+        public init(recorder: TimelineRecorder) {
+            self.init(motion: recorder.motion, events: recorder.events) { date in
+                let day = 86_400.0
+                let start = Date(timeIntervalSince1970: (date.timeIntervalSince1970 / day).rounded(.down) * day)
+                let end = start.addingTimeInterval(day)
+                guard let entries = try? recorder.entries(from: start, to: end) else { return nil }
+                let metres = entries.reduce(0.0) { total, entry in
+                    if case .trip(let trip) = entry { total + trip.distance } else { total }
+                }
+                return DayDistance(day: String(UTCCalendar.iso8601(start).prefix(10)), metres: metres, end: end)
+            }
+        }
     }
 
     /// - Parameter deviceLocation: the fixes to publish (the daemon's one fix per epoch).

@@ -49,11 +49,17 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
                 logger: logger)
         }
-        context.httpToken = try configuration.http.loadToken()
+        context.timeline = TimelineRecorder(
+            configuration: configuration.motion,
+            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
+        context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
+            // A departure while the motion is unknown is a move beyond the stay distance.
+            var mqtt = configuration.mqtt
+            mqtt.policy.stayDistance = configuration.motion.stayDistance
             // On the listeners' queue, so that a fix wakes one thread for all of them.
             context.mqtt = try MQTTPublisher(
-                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
+                configuration: mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
                 queue: context.listeners)
         }
         self.context = context
@@ -74,11 +80,15 @@ final class Daemon: Sendable {
             services.append(ListenerService(recorder, of: epochLocation, on: queue) { try recorder.close() })
         }
         services.append(ListenerService.lastFix(context: context))
+        if let timeline = context.timeline {
+            services.append(ListenerService.timeline(timeline, of: epochLocation, on: queue))
+        }
         if let regions = context.regions { services.append(regions) }
         if let mqtt = context.mqtt {
             services.append(
                 MQTTService(
-                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions))
+                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions,
+                    timeline: context.timeline.map(MQTTService.Timeline.init(recorder:))))
         }
         // After the listeners: stopped before them, it hands on the epoch it holds.
         services.append(epochs)

@@ -107,11 +107,11 @@ enum HTTPPage {
             <dt>Status</dt><dd id="status">–</dd>
             <dt>Fixes</dt><dd id="fixes">–</dd>
           </dl>
+          <!--timeline-panel-->
           <h2>Tiles visited</h2>
           <table><thead><tr><th>zoom</th><th>tiles</th><th>visits</th><th>max sq.</th></tr></thead>
             <tbody id="stats"><tr><td colspan="4" class="small">no tiles logged yet</td></tr></tbody></table>
           <p class="small" id="span"></p>
-          <!--timeline-panel-->
           <p class="small">Drag to pan, wheel or ± to zoom. Served by the daemon itself: no internet needed.</p>
         </aside>
         <main>
