@@ -54,12 +54,9 @@ final class Daemon: Sendable {
             store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
         context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
-            // A departure while the motion is unknown is a move beyond the stay distance.
-            var mqtt = configuration.mqtt
-            mqtt.policy.stayDistance = configuration.motion.stayDistance
             // On the listeners' queue, so that a fix wakes one thread for all of them.
             context.mqtt = try MQTTPublisher(
-                configuration: mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
+                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
                 queue: context.listeners)
         }
         self.context = context
