@@ -55,6 +55,8 @@ import Testing
         ("mqtt-topic", "owntracks/#", "wildcard"),
         ("mqtt-topic", String(repeating: "a", count: 65_536), "at most 65535"),
         ("mqtt-min-interval", "soon", "duration"),
+        ("mqtt-outbox-max-age", "1e305d", "duration"),
+        ("mqtt-min-interval", "1e308h", "duration"),
         ("mqtt-keepalive", "0", "mqtt-keepalive"),
         ("mqtt-keepalive", "4", "from 5 to 65535"),
         ("mqtt-discovery", "maybe", "on or off"),

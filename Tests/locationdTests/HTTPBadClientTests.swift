@@ -111,8 +111,8 @@ struct HTTPBadClientTests {
                 Connection(
                     port: port,
                     request: index % 5 == 0
-                        ? "GET /api/v1/events HTTP/1.1\r\nHost: x\r\n\r\n"
-                        : "GET /api/v1/last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        ? "GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                        : "GET /api/v1/last HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             }
             // An event stream stays open, holding its place, until all are done.
             Self.pump(connections, until: \.isDone)
@@ -154,7 +154,9 @@ struct HTTPBadClientTests {
         let (daemon, port, client) = try await Self.simulatedDaemonWithAFix(in: directory.path)
 
         // 20 clients send a request head one byte a second, never finishing it.
-        let slow = (0..<20).map { _ in Connection(port: port, request: "GET /api/v1/last HTTP/1.1\r\nHost: x\r\n") }
+        let slow = (0..<20).map { _ in
+            Connection(port: port, request: "GET /api/v1/last HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        }
         Self.pump(slow, until: { $0.toSend.isEmpty || $0.closed })
         var served = 0
         var sentWhileOpen = 0

@@ -111,7 +111,7 @@ public final class MQTTOutbox {
     }
 
     private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
-        let existed = FileManager.default.fileExists(atPath: path)
+        try SQLiteFiles.createPrivate(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(1)
@@ -143,7 +143,6 @@ public final class MQTTOutbox {
             guard Set(["id", "topic", "payload", "retain", "createdAt"]).isSubset(of: columns) else {
                 throw LocationError.databaseCorrupt(path: path, reason: "it has no locationd message table")
             }
-            if !existed { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
             return queue
         } catch {
             throw TileDatabase.locationError(error, path: path)
@@ -309,7 +308,7 @@ public final class MQTTOutbox {
         guard !droppingLogged else { return }
         droppingLogged = true
         logger.warning(
-            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
+            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(saturating: bounds.maximumAge)) s): dropping the oldest"
         )
     }
 }

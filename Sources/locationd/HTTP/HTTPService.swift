@@ -47,7 +47,9 @@ struct HTTPService: Service {
     /// The routes behind the guard (token, bodies, unknown paths), as the server answers them.
     func router() -> Router<HTTPRequestContext> {
         let router = Router(context: HTTPRequestContext.self)
-        router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
+        router.add(
+            middleware: HTTPGuard(
+                hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
         return router
     }
@@ -72,7 +74,8 @@ struct HTTPService: Service {
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
             responder: { request, writer, channel in
-                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let context = HTTPRequestContext(
+                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
