@@ -45,4 +45,4 @@ func runMembership(
 }
 
 /// Metres per degree of latitude on the sphere the regions use.
-let metersPerDegree = 6_371_008.8 * Double.pi / 180
+let metersPerDegree = Geodesy.metersPerDegree

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LocationState
 
+@Suite(.timeLimit(.minutes(1)))
 struct SimulatedProviderTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
 
@@ -13,11 +14,7 @@ struct SimulatedProviderTests {
 
     /// Great-circle distance, metres.
     static func distance(_ a: Location, _ b: Location) -> Double {
-        let (phi1, phi2) = (a.lat! * .pi / 180, b.lat! * .pi / 180)
-        let dPhi = phi2 - phi1
-        let dLambda = (b.lon! - a.lon!) * .pi / 180
-        let h = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
-        return 2 * SimulatedRoute.earthRadius * asin(min(1, h.squareRoot()))
+        Geodesy.greatCircleDistance(a.lat!, a.lon!, b.lat!, b.lon!)
     }
 
     @Test func sameSeedSameRoute() {

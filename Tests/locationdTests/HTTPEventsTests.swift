@@ -46,12 +46,11 @@ struct HTTPEventsTests {
         let logger = log.logger(level: .notice)
         let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
         let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.replay))
-        let counter = FixCounter()
-        let lastFix = try LastFixStore(directory: directory.path, logger: logger)
+        let context = try DaemonContext.testing(
+            directory: directory.path, deviceLocation: deviceLocation, status: status, logger: logger)
         let routes = HTTPRoutes(
-            responder: .daemon(
-                deviceLocation: deviceLocation, status: status, counter: counter, lastFix: lastFix, startedAt: Date()),
-            status: status, statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0) },
+            responder: ControlResponder(context: context), status: status,
+            statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory.path),
             tracksDirectory: URL(fileURLWithPath: directory.path + "/tracks"),
             events: HTTPEventStreams(
@@ -133,18 +132,16 @@ struct HTTPEventsTests {
         var regionConfiguration = RegionConfiguration()
         regionConfiguration.regionsPath = regionsFile
         let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-        let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.gpsd))
         let regions = try RegionService(
             configuration: regionConfiguration, deviceLocation: deviceLocation, dataDirectory: directory.path,
             logger: logger)
         let membership = regions.monitor.attach(to: deviceLocation)
         defer { membership.cancel() }
-        var configuration = DaemonConfiguration(dataDirectory: directory.path)
-        configuration.http.port = 0
-        let service = HTTPService.daemon(
-            configuration: configuration, deviceLocation: deviceLocation, status: status, counter: FixCounter(),
-            lastFix: try LastFixStore(directory: directory.path, logger: logger), startedAt: Date(), regions: regions,
-            token: nil, logger: logger)
+        var context = try DaemonContext.testing(
+            directory: directory.path, deviceLocation: deviceLocation, logger: logger)
+        context.configuration.http.port = 0
+        context.regions = regions
+        let service = HTTPService(context: context)
         let server = Task { try await service.run() }
         defer { server.cancel() }
         let line = try await log.lines.next(within: .seconds(20), "the URL logged") { $0.contains("serving") }
@@ -164,7 +161,7 @@ struct HTTPEventsTests {
         }
         #expect(events[0].hasPrefix(#"fix {"class":"TPV""#) && events[0].contains(#""lat":52.600000000"#))
         // The second fix and the enter it made come on two subscriptions; a loaded
-        // machine may hand out the region event first (issue #13's note).
+        // machine may hand out the region event first.
         let rest = events.dropFirst().sorted()
         #expect(rest[0].hasPrefix(#"fix {"class":"TPV""#) && rest[0].contains(#""lat":52.500000000"#), "\(events)")
         #expect(rest[1].hasPrefix(#"region {"class":"REGION","event":"enter","region":"home""#), "\(events)")

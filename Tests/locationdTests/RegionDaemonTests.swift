@@ -78,6 +78,7 @@ struct RegionDaemonTests {
 }
 
 /// `?WATCH;` with regions: the REGION line of a transition follows its fix's TPV line.
+@Suite(.timeLimit(.minutes(1)))
 struct RegionWatchTests {
     @Test func aRegionLineFollowsTheFixThatMadeIt() async throws {
         let directory = try TemporaryDirectory()
@@ -93,10 +94,9 @@ struct RegionWatchTests {
         let service = try RegionService(
             configuration: configuration, deviceLocation: deviceLocation, dataDirectory: directory.path,
             logger: .init(label: "test"))
-        let responder = ControlResponder.daemon(
-            deviceLocation: deviceLocation, status: MonitoredState(key: "status", initialValue: .connecting(.gpsd)),
-            counter: FixCounter(), lastFix: try LastFixStore(directory: directory.path), startedAt: Date(),
-            regions: service)
+        var context = try DaemonContext.testing(directory: directory.path, deviceLocation: deviceLocation)
+        context.regions = service
+        let responder = ControlResponder(context: context)
         let lines = Mailbox<String>()
         let stop = responder.watch { lines.post($0) }
         defer { stop() }

@@ -56,12 +56,12 @@ public enum DataDirectory {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
                 throw .cannotWrite(
-                    path: prefix, reason: "cannot create the directory (\(String(cString: strerror(errno))))")
+                    path: prefix, reason: "cannot create the directory (\(SystemCall.message()))")
             }
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .cannotWrite(path: path, reason: "it exists and is not a directory")
@@ -69,11 +69,11 @@ public enum DataDirectory {
         if info.st_mode & 0o077 != 0, info.st_uid == geteuid(), info.st_mode & S_ISVTX == 0 {
             guard chmod(path, 0o700) == 0 else {
                 throw .cannotWrite(
-                    path: path, reason: "cannot make it private (mode 0700): \(String(cString: strerror(errno)))")
+                    path: path, reason: "cannot make it private (mode 0700): \(SystemCall.message())")
             }
         }
         guard access(path, R_OK | W_OK | X_OK) == 0 else {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
     }
 

@@ -27,10 +27,6 @@ extension FileSystem {
 
 /// The POSIX calls behind ``FileSystem/live``.
 private enum Posix {
-    static func reason(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code))
-    }
-
     static func createDirectory(_ path: String) throws {
         try DataDirectory.create(path: path)
     }
@@ -39,13 +35,13 @@ private enum Posix {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
-            let why = errno == ELOOP ? "it is a symbolic link" : reason()
+            let why = errno == ELOOP ? "it is a symbolic link" : SystemCall.message()
             throw LocationError.fileUnreadable(path: path, reason: why)
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw LocationError.fileUnreadable(path: path, reason: reason())
+            throw LocationError.fileUnreadable(path: path, reason: SystemCall.message())
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw LocationError.fileUnreadable(path: path, reason: "it is not a regular file")
@@ -59,7 +55,7 @@ private enum Posix {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw LocationError.fileUnreadable(path: path, reason: reason())
+                throw LocationError.fileUnreadable(path: path, reason: SystemCall.message())
             }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
@@ -75,7 +71,7 @@ private enum Posix {
         do {
             try writeSynced(data, to: temporary)
             guard rename(temporary, path) == 0 else {
-                throw LocationError.cannotWrite(path: path, reason: reason())
+                throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
             }
         } catch {
             unlink(temporary)
@@ -87,36 +83,29 @@ private enum Posix {
     private static func writeSynced(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
         }
         defer { close(descriptor) }
         guard fchmod(descriptor, 0o600) == 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
         }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw LocationError.cannotWrite(path: path, reason: reason())
-                }
-                offset += written
-            }
+        let written = data.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
+        guard written.count == data.count else {
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message(written.errorNumber))
         }
         guard fsync(descriptor) == 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
         }
     }
 
     private static func syncDirectory(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw LocationError.cannotWrite(path: path, reason: reason())
+            throw LocationError.cannotWrite(path: path, reason: SystemCall.message())
         }
     }
 
@@ -126,7 +115,7 @@ private enum Posix {
             throw LocationError.cannotWrite(path: destination, reason: "it exists already")
         }
         guard rename(source, destination) == 0 else {
-            throw LocationError.cannotWrite(path: destination, reason: reason())
+            throw LocationError.cannotWrite(path: destination, reason: SystemCall.message())
         }
     }
 }

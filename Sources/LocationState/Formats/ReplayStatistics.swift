@@ -41,6 +41,9 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// Why reading stopped before the end of the input (a GPX file that is not
     /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
     public var stopReason: String?
+    /// What the validation before the state rejected and removed of these fixes (filled
+    /// in by the replay's caller, from its ``LocationCoordinator``).
+    public var validation = ValidationCounts()
 
     public init(record: Record) {
         self.record = record
@@ -69,6 +72,8 @@ public struct ReplayStatistics: Sendable, Hashable {
         fixes += other.fixes
         skipped.merge(other.skipped, uniquingKeysWith: +)
         stopReason = stopReason ?? other.stopReason
+        validation.rejected.merge(other.validation.rejected, uniquingKeysWith: +)
+        validation.dropped.merge(other.validation.dropped, uniquingKeysWith: +)
     }
 
     /// One line, in the format's terms:
@@ -77,7 +82,9 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// - gpsd JSON: `120 reports read, 60 fixes, 58 reports of other classes, 0 lines dropped`;
     /// - GPX: `567 track points read, 567 fixes, 3 waypoints and 12 route points skipped`
     ///   (`, 1 malformed` when there are any; skipped points only when there are any);
-    /// then `; stopped early: REASON` when reading stopped at an error.
+    /// then what the validation rejected or removed, if anything
+    /// (`1 impossible fix rejected (lat 1)`), and `; stopped early: REASON` when reading
+    /// stopped at an error.
     public var summary: String {
         var parts = [count(records, record.name) + " read", count(fixes, "fix", "fixes")]
         switch record {
@@ -95,6 +102,8 @@ public struct ReplayStatistics: Sendable, Hashable {
             (self[skipped: .waypoint], "waypoint"), (self[skipped: .routePoint], "route point"),
         ].filter { $0.0 > 0 }.map { count($0.0, $0.1) }
         if !points.isEmpty { parts.append(points.joined(separator: " and ") + " skipped") }
+        let validated = validation.summary
+        if !validated.isEmpty { parts.append(validated) }
         let summary = parts.joined(separator: ", ")
         guard let stopReason else { return summary }
         return "\(summary); stopped early: \(stopReason)"

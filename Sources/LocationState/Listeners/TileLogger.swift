@@ -301,22 +301,18 @@ public final class TileLogger: Sendable {
         return Self.greatCircle(from: previous, to: current, isWithin: configuration.maxSpeed * elapsed)
     }
 
-    /// Whether the haversine distance between two fixes, on a sphere of the Earth's mean
-    /// radius, is at most `bound` metres: within 0.5 % of the geodesic, plenty for a
-    /// plausibility bound, and several times cheaper than
-    /// ``Geodesy/distance(latitude1:longitude1:latitude2:longitude2:)`` on the fix path.
+    /// Whether the great-circle distance between two fixes is at most `bound` metres.
     ///
     /// The distance is `2R·asin(√h)`; since `√h ≤ asin(√h) ≤ √h·π/2`, the arcsine is
     /// needed only when the bound falls between those two.
     private static func greatCircle(from start: Previous, to end: Previous, isWithin bound: Double) -> Bool {
-        let radians = Double.pi / 180
-        let sinLatitude = sin((end.latitude - start.latitude) * radians / 2)
-        let sinLongitude = sin((end.longitude - start.longitude) * radians / 2)
-        let h = sinLatitude * sinLatitude + start.cosLatitude * end.cosLatitude * sinLongitude * sinLongitude
-        let chord = 2 * 6_371_008.8 * min(1, h.squareRoot())
+        let h = Geodesy.haversine(
+            start.latitude, start.longitude, end.latitude, end.longitude, cosLatitude1: start.cosLatitude,
+            cosLatitude2: end.cosLatitude)
+        let chord = 2 * Geodesy.meanRadius * min(1, h.squareRoot())
         if chord > bound { return false }
         if chord * (Double.pi / 2) <= bound { return true }
-        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot())) <= bound
+        return Geodesy.greatCircleDistance(haversine: h) <= bound
     }
 
     /// Writes what is pending every `flushInterval` until the logger is closed or released.

@@ -155,7 +155,7 @@ public final class TrackRecorder: Sendable {
         let name: String
         switch configuration.split {
         case .day:
-            let day = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
+            let day = Int(saturating: (time.timeIntervalSince1970 / 86_400).rounded(.down))
             name = day == state.day ? state.file ?? Self.dayFileName(time) : Self.dayFileName(time)
             state.day = day
         case .run:
@@ -218,7 +218,7 @@ public final class TrackRecorder: Sendable {
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path) }
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -276,18 +276,9 @@ private func endsInsideALine(_ descriptor: Int32) -> Bool {
 /// Writes all of `bytes`, or as many as the file takes before an error: how many
 /// were written, and the error that stopped the rest.
 private func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) -> (count: Int, error: LocationError?) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { buffer in
-            write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return (offset, .cannotWrite(path: path, reason: String(cString: strerror(errno))))
-        }
-        offset += written
-    }
-    return (offset, nil)
+    let written = bytes.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
+    guard written.count < bytes.count else { return (written.count, nil) }
+    return (written.count, .cannotWrite(path: path, reason: SystemCall.message(written.errorNumber)))
 }
 
 /// `close(2)`, named apart from ``TrackRecorder/close()``.

@@ -113,6 +113,10 @@ extension Location: Codable {
         } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .time) {
             time = Date(timeIntervalSince1970: seconds)
         }
+        if let time, !UTCCalendar.canWrite(time) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .time, in: container, debugDescription: "a time outside the years 0000 to 9999")
+        }
         let modeNumber = try container.decodeIfPresent(Int.self, forKey: .mode) ?? 0
         func number(_ key: CodingKeys) throws -> Double? { try container.decodeIfPresent(Double.self, forKey: key) }
         self.init(

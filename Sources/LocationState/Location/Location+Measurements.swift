@@ -56,6 +56,22 @@ extension Location {
             }
         }
 
+        /// These measurements, with each one they lack taken from `earlier` (a report of the
+        /// same epoch that came before).
+        func completing(_ earlier: Measurements) -> Measurements {
+            let missing = earlier.present & ~present
+            guard missing != 0 else { return self }
+            var merged = self
+            if missing & Self.timeBit != 0 { merged.time = earlier.time }
+            var bits = missing & ~Self.timeBit
+            while bits != 0 {
+                let field = Field(rawValue: bits.trailingZeroBitCount)!
+                merged[field] = earlier[field]
+                bits &= bits - 1
+            }
+            return merged
+        }
+
         private subscript(stored field: Field) -> Double {
             @inline(__always) get {
                 switch field {

@@ -100,8 +100,8 @@ public struct Location: Sendable, Hashable {
     }
 
     /// The optional measurements above, packed: how a fix is stored, not what it is
-    /// (see ``Measurements``).
-    private var measurements = Measurements()
+    /// (see ``Measurements``); internal so that ``completing(_:)`` merges it field by field.
+    var measurements = Measurements()
 
     public init(
         time: Date? = nil,

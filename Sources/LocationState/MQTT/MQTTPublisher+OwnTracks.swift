@@ -29,47 +29,29 @@ extension MQTTPublisher {
         enqueue(topic: statusTopic, payload: payload, retain: true, at: now)
     }
 
-    /// Home Assistant MQTT discovery: a retained `device_tracker` config whose
-    /// attributes are the OwnTracks messages (lat/lon/acc mapped to HA's names). On ``queue``.
+    /// Home Assistant MQTT discovery: a retained `device_tracker` config. On ``queue``.
     func publishDiscovery() {
-        let id = configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        let objectID = String(id)
-        let topic = locationTopic
-        let template =
-            "{{ {'latitude': value_json.lat, 'longitude': value_json.lon, 'gps_accuracy': value_json.acc | default(0), 'altitude': value_json.alt, 'source': value_json.source} | tojson }}"
-        let config: [String: Any] = [
-            "name": configuration.deviceName,
-            "unique_id": objectID,
-            "json_attributes_topic": topic,
-            "json_attributes_template": template,
-            "source_type": "gps",
-            "device": ["identifiers": [objectID], "name": configuration.deviceName, "manufacturer": "locationd"],
-        ]
-        guard let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) else { return }
-        enqueue(topic: "homeassistant/device_tracker/\(objectID)/config", payload: [UInt8](data), retain: true)
+        let objectID = configuration.discoveryObjectID
+        let config = HomeAssistantDiscovery(
+            deviceName: configuration.deviceName, objectID: objectID, topic: locationTopic)
+        guard let payload = try? JSONLineEncoder().encode(config) else { return }
+        enqueue(topic: configuration.discoveryTopic, payload: Array(payload.utf8), retain: true)
     }
 }
 
 extension MQTTPublisher {
     /// A region event as an OwnTracks `transition` on `TOPIC/event` (not retained: an
     /// event, not a state). On ``queue``.
-    ///
-    /// OwnTracks names a region by `wtst`, the time its waypoint was made; a region
-    /// from a GeoJSON file has none, so `wtst` is a stable number made from the region's
-    /// id (FNV-1a, 31 bits), and `rid` carries the id itself. `t` is `c` (a circular
-    /// region) or `l` (a polygon, located by position).
     func publish(transition event: RegionEvent, circular: Bool, at now: Date = Date()) {
-        var message: [String: Any] = [
-            "_type": "transition", "event": event.kind.rawValue, "desc": event.name, "rid": event.region.rawValue,
-            "wtst": Self.waypointStamp(event.region.rawValue), "lat": event.lat, "lon": event.lon,
-            "tst": Int(event.time.timeIntervalSince1970.rounded(.down)), "t": circular ? "c" : "l",
-            "tid": trackerID,
-            "created_at": Int(now.timeIntervalSince1970.rounded(.down)),
-        ]
-        if let eph = event.eph, eph.isFinite { message["acc"] = Int(eph.rounded()) }
-        if event.simulated { message["source"] = "simulated" }
-        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: locationTopic + "/event", payload: [UInt8](data), retain: false, at: now)
+        var message = OwnTracksTransition(
+            event: event.kind.rawValue, desc: event.name, rid: event.region.rawValue,
+            wtst: Self.waypointStamp(event.region.rawValue), lat: event.lat, lon: event.lon,
+            tst: Int(saturating: event.time.timeIntervalSince1970.rounded(.down)), t: circular ? "c" : "l", tid: trackerID,
+            createdAt: Int(saturating: now.timeIntervalSince1970.rounded(.down)))
+        if let eph = event.eph, eph.isFinite { message.acc = Int(saturating: eph.rounded()) }
+        if event.simulated { message.source = "simulated" }
+        guard let payload = try? JSONLineEncoder().encode(message) else { return }
+        enqueue(topic: configuration.eventTopic, payload: Array(payload.utf8), retain: false, at: now)
     }
 
     /// FNV-1a of `id`, in 31 bits: the same number for the same region on every run.
@@ -85,19 +67,16 @@ extension MQTTPublisher {
 
 extension MQTTPublisher {
     /// The regions as an OwnTracks `waypoints` message, retained on `TOPIC/waypoints`,
-    /// so that the OwnTracks Recorder and apps know the regions transitions name.
-    /// OwnTracks waypoints are circles: a polygon region has no waypoint (its
-    /// transitions still go out, with `t` `l`). On ``queue``.
+    /// so that the OwnTracks Recorder and apps know the regions transitions name; a
+    /// polygon region has no waypoint (its transitions still go out, with `t` `l`). On ``queue``.
     func publish(waypoints regions: RegionSet, at now: Date = Date()) {
-        let waypoints: [[String: Any]] = regions.regions.compactMap { region in
+        let waypoints: [OwnTracksWaypoints.Waypoint] = regions.regions.compactMap { region in
             guard case .circle(let lat, let lon, let radius) = region.geometry else { return nil }
-            return [
-                "_type": "waypoint", "desc": region.name, "lat": lat, "lon": lon, "rad": Int(radius.rounded()),
-                "tst": Self.waypointStamp(region.id.rawValue), "rid": region.id.rawValue,
-            ]
+            return .init(
+                desc: region.name, lat: lat, lon: lon, rad: Int(radius.rounded()),
+                tst: Self.waypointStamp(region.id.rawValue), rid: region.id.rawValue)
         }
-        let message: [String: Any] = ["_type": "waypoints", "waypoints": waypoints]
-        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return }
-        enqueue(topic: locationTopic + "/waypoints", payload: [UInt8](data), retain: true, at: now)
+        guard let payload = try? JSONLineEncoder().encode(OwnTracksWaypoints(waypoints: waypoints)) else { return }
+        enqueue(topic: configuration.waypointsTopic, payload: Array(payload.utf8), retain: true, at: now)
     }
 }

@@ -59,7 +59,7 @@ final class LibGPSSession: GPSDSession {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         enableKeepAlive(descriptor)
         guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemCall.message()
             session.close()
             throw GPSDConnectionError(reason: "cannot send the WATCH request: \(reason)")
         }

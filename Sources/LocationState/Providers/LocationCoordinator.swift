@@ -43,6 +43,7 @@ public final class LocationCoordinator: Sendable {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let freshness: Locked<Freshness>
+    private let validation = Locked(ValidationCounts())
 
     /// How the coordinator notices that the freshness timeout has passed.
     public enum FreshnessTimer: Sendable {
@@ -125,8 +126,9 @@ public final class LocationCoordinator: Sendable {
     public func receive(_ event: ProviderEvent, _ observe: (Transition) -> Void) {
         switch event {
         case .fix(let location):
+            guard let fix = validated(location) else { return }
             let received = now()
-            apply(.fix(location, receivedAt: received), at: received, fix: location, observe)
+            apply(.fix(fix, receivedAt: received), at: received, fix: fix, observe)
         case .noFix: apply(.noFix, at: now(), observe)
         case .connected: apply(.providerBack, at: now(), observe)
         case .disconnected(let reason): apply(.providerLost(reason: reason), at: now(), observe)
@@ -136,7 +138,41 @@ public final class LocationCoordinator: Sendable {
     /// Shows a fix restored from disk in the status (`.restored`), before the
     /// source says anything; `deviceLocation` stays nil, since it is not current.
     public func restore(_ location: Location) {
-        apply(.restoredFix(location), at: now()) { _ in }
+        guard let fix = validated(location) else { return }
+        apply(.restoredFix(fix), at: now()) { _ in }
+    }
+
+    /// What the validation rejected and removed so far (``Location/validated()``).
+    public var validationCounts: ValidationCounts { validation.withLock { $0 } }
+
+    /// `location` as the validation leaves it, nil when rejected; counts and logs what it
+    /// found (the first time, then at the 10th, 100th, ... of a kind, so that a source that
+    /// sends nothing else does not flood the log).
+    private func validated(_ location: Location) -> Location? {
+        let result = location.validated()
+        guard result.rejection != nil || !result.dropped.isEmpty else { return result.location }
+        let (before, after) = validation.withLock { counts in
+            let before = (counts.rejectedFixes, counts.droppedFields)
+            counts.count(result)
+            return (before, (counts.rejectedFixes, counts.droppedFields))
+        }
+        // Whether the count passed 1, 10, 100, ... with this fix.
+        func isLogged(_ before: Int, _ after: Int) -> Bool {
+            var power = 1
+            while power <= before {
+                guard power <= Int.max / 10 else { return false }
+                power *= 10
+            }
+            return power <= after
+        }
+        if let rejection = result.rejection, isLogged(before.0, after.0) {
+            logger.warning("ignoring an impossible fix: \(rejection.reason) (\(after.0) so far)")
+        }
+        if isLogged(before.1, after.1) {
+            let reasons = result.dropped.map(\.reason).joined(separator: "; ")
+            logger.warning("dropping impossible values from a fix: \(reasons) (\(after.1) so far)")
+        }
+        return result.location
     }
 
     private func apply(

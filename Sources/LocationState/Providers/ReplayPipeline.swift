@@ -148,8 +148,9 @@ public final class ReplayPipeline: Sendable {
     private func apply(_ events: [ProviderEvent], into changes: inout [LocationCoordinator.Transition]) {
         for index in events.indices {
             switch events[index] {
-            case .fix(let location): if let time = location.time { clock.advance(to: time) }
-            case .noFix(let time): if let time { clock.advance(to: time) }
+            // A time the validation will reject does not move the track's clock either.
+            case .fix(let location): if let time = location.time, Location.accepts(time: time) { clock.advance(to: time) }
+            case .noFix(let time): if let time, Location.accepts(time: time) { clock.advance(to: time) }
             case .connected, .disconnected: break
             }
             coordinator.receive(events[index]) { changes.append($0) }

@@ -8,8 +8,6 @@ import Foundation
 /// receiver-like range (`eph` 2.5–15 m, `epv` about 1.6 × `eph`). Fixes are 3D,
 /// marked `source: .simulated` and gpsd `status` 8 (simulated).
 public struct SimulatedRoute: Sendable {
-    /// Mean radius of the Earth, metres.
-    static let earthRadius = 6_371_008.8
     /// Largest sideways acceleration in a turn, m/s² (a calm driver).
     static let maximumLateralAcceleration = 2.5
 
@@ -107,7 +105,7 @@ public struct SimulatedRoute: Sendable {
 
     /// Moves `distance` metres along `course` on a sphere (great circle).
     private mutating func move(distance: Double) {
-        let angle = distance / Self.earthRadius
+        let angle = distance / Geodesy.meanRadius
         let bearing = course * .pi / 180
         let phi1 = lat * .pi / 180
         let lambda1 = lon * .pi / 180

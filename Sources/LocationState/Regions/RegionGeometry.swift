@@ -12,7 +12,7 @@ public enum RegionGeometry: Sendable {
     public func contains(lat: Double, lon: Double) -> Bool {
         switch self {
         case .circle(let centerLat, let centerLon, let radius):
-            RegionGeometry.greatCircleDistance(lat, lon, centerLat, centerLon) <= radius
+            Geodesy.greatCircleDistance(lat, lon, centerLat, centerLon) <= radius
         case .polygons(let shapes):
             shapes.contains { $0.polygon.contains(lat: lat, lon: lon) }
         }
@@ -22,7 +22,7 @@ public enum RegionGeometry: Sendable {
     public func boundaryDistance(lat: Double, lon: Double) -> Double {
         switch self {
         case .circle(let centerLat, let centerLon, let radius):
-            abs(RegionGeometry.greatCircleDistance(lat, lon, centerLat, centerLon) - radius)
+            abs(Geodesy.greatCircleDistance(lat, lon, centerLat, centerLon) - radius)
         case .polygons(let shapes):
             shapes.reduce(Double.infinity) { min($0, $1.polygon.boundaryDistance(lat: lat, lon: lon)) }
         }
@@ -32,7 +32,7 @@ public enum RegionGeometry: Sendable {
     public func distanceOutside(lat: Double, lon: Double) -> Double {
         switch self {
         case .circle(let centerLat, let centerLon, let radius):
-            max(0, RegionGeometry.greatCircleDistance(lat, lon, centerLat, centerLon) - radius)
+            max(0, Geodesy.greatCircleDistance(lat, lon, centerLat, centerLon) - radius)
         case .polygons:
             contains(lat: lat, lon: lon) ? 0 : boundaryDistance(lat: lat, lon: lon)
         }
@@ -51,7 +51,7 @@ public enum RegionGeometry: Sendable {
     public var boxes: [GeoBox] {
         switch self {
         case .circle(let lat, let lon, let radius):
-            let angle = radius / RegionRing.earthRadius
+            let angle = radius / Geodesy.meanRadius
             let dLat = angle * 180 / Double.pi
             if lat + dLat >= 90 || lat - dLat <= -90 {
                 return [GeoBox(minLat: max(-90, lat - dLat), minLon: -180, maxLat: min(90, lat + dLat), maxLon: 180)]
@@ -69,17 +69,5 @@ public enum RegionGeometry: Sendable {
         case .circle: 1
         case .polygons(let shapes): shapes.reduce(0) { $0 + $1.polygon.vertexCount }
         }
-    }
-
-    /// Great-circle distance on the mean Earth sphere (haversine), metres.
-    @inline(__always)
-    public static func greatCircleDistance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let s = sin(dLat / 2)
-        let t = sin(dLon / 2)
-        let h = s * s + cos(lat1 * radians) * cos(lat2 * radians) * t * t
-        return 2 * RegionRing.earthRadius * asin(min(1, h.squareRoot()))
     }
 }

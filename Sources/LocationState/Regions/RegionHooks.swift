@@ -151,7 +151,7 @@ public final class RegionHooks: Sendable {
         }
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
-        guard status == 0 else { return .notStarted(String(cString: strerror(status))) }
+        guard status == 0 else { return .notStarted(SystemCall.message(status)) }
 
         // The child is reaped only below, after the timer can no longer fire, so the
         // pid (and its group) cannot be reused while the timer may still kill it.

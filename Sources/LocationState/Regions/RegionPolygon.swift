@@ -41,10 +41,10 @@ struct RegionPolygon: Sendable {
     /// Half the smaller side of the outer ring's bounding box, metres: the polygon's
     /// size as far as fix accuracy is concerned.
     var halfWidth: Double {
-        let height = (outer.maxLat - outer.minLat) * RegionRing.metersPerDegree
+        let height = (outer.maxLat - outer.minLat) * Geodesy.metersPerDegree
         guard !outer.isPolarCap else { return height / 2 }
         let middle = (outer.maxLat + outer.minLat) / 2 * Double.pi / 180
-        let width = (outer.maxLon - outer.minLon) * RegionRing.metersPerDegree * cos(middle)
+        let width = (outer.maxLon - outer.minLon) * Geodesy.metersPerDegree * cos(middle)
         return min(height, width) / 2
     }
 

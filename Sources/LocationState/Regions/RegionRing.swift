@@ -20,11 +20,6 @@ struct RegionRing: Sendable {
     let minLon: Double
     let maxLon: Double
 
-    /// Mean Earth radius (IUGG), metres.
-    static let earthRadius = 6_371_008.8
-    /// Metres per degree of latitude on the mean sphere.
-    static let metersPerDegree = earthRadius * Double.pi / 180
-
     /// Makes a ring from GeoJSON positions; throws a one-sentence problem.
     ///
     /// - Parameter positions: longitudes and latitudes, interleaved, as in the file.
@@ -149,7 +144,7 @@ struct RegionRing: Sendable {
         let center = (minLon + maxLon) / 2
         while x < center - 180 { x += 360 }
         while x > center + 180 { x -= 360 }
-        let ky = RegionRing.metersPerDegree
+        let ky = Geodesy.metersPerDegree
         let kx = ky * cos(lat * Double.pi / 180)
         var best = Double.infinity
         for i in 0..<realEdges {

@@ -28,12 +28,12 @@ extension RegionSet {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message())
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw .fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .fileUnreadable(path: path, reason: SystemCall.message())
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .fileUnreadable(path: path, reason: "it is not a regular file")

@@ -202,7 +202,7 @@ extension PersistentState {
             do {
                 let data: Data
                 do {
-                    data = try JSONEncoder().encode(value)
+                    data = Data(try JSONLineEncoder().encode(value).utf8)
                 } catch {
                     throw LocationError.internalError("cannot encode \(key) as JSON: \(error)")
                 }

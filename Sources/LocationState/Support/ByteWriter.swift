@@ -215,21 +215,28 @@ struct ByteWriter {
         text.withUTF8 { bytes($0) }
     }
 
-    /// Writes `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`); 24 bytes for years 0...9999.
+    /// The earliest and latest times ``iso8601(_:)`` writes as themselves, seconds since
+    /// 1970: 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, ISO 8601's four-digit years.
+    static let iso8601Range = -62_167_219_200.0...253_402_300_799.999
+
+    /// Writes `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`): 24 bytes.
+    ///
+    /// Total: a date outside ``iso8601Range`` (which no fix carries: the validation rejects
+    /// it) is written as the nearest end of that range, and a NaN date as its start, so that
+    /// the output always parses as a time.
     mutating func iso8601(_ date: Date) {
+        let since1970 = date.timeIntervalSince1970
+        let range = ByteWriter.iso8601Range
+        let clamped = since1970 >= range.lowerBound ? min(since1970, range.upperBound) : range.lowerBound
         // Whole milliseconds, rounded down: `rounded(.down)` without the libm call.
-        let scaled = date.timeIntervalSince1970 * 1000
+        let scaled = clamped * 1000
         var totalMilliseconds = Int(scaled)
         if Double(totalMilliseconds) > scaled { totalMilliseconds -= 1 }
         let milliseconds = totalMilliseconds.mod(1000)
         let seconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = seconds.mod(86_400)
         let (year, month, day) = UTCCalendar.civil(days: (seconds - secondOfDay) / 86_400)
-        if (0...9999).contains(year) {
-            digits(UInt64(year), count: 4)
-        } else {
-            integer(year, width: 4)
-        }
+        digits(UInt64(year), count: 4)
         byte(UInt8(ascii: "-"))
         digits(UInt64(month), count: 2)
         byte(UInt8(ascii: "-"))

@@ -32,6 +32,10 @@ public enum UTCCalendar {
         ByteWriter.append(to: &out, capacity: 40) { $0.iso8601(date) }
     }
 
+    /// Whether ``iso8601(_:)`` writes `date` as itself: years 0000 to 9999 (any other is
+    /// written clamped to them).
+    public static func canWrite(_ date: Date) -> Bool { ByteWriter.iso8601Range.contains(date.timeIntervalSince1970) }
+
     /// `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`), truncating below 1 ms.
     public static func iso8601(_ date: Date) -> String {
         var bytes: [UInt8] = []

@@ -55,8 +55,8 @@ struct RegionsCommand: ParsableCommand {
         } else {
             membership = try Self.stored(in: directory)
             origin = "store"
-            StandardError.write(
-                "locationd: \(sockets.nobodyAnswers), or it monitors no regions; membership stored in \(directory)\n")
+            StandardError.line(
+                "locationd: \(sockets.nobodyAnswers), or it monitors no regions; membership stored in \(directory)")
         }
         guard let file else { throw .usage("no region file: name one with --regions FILE") }
         let set = try RegionSet.load(geoJSONFile: file)
@@ -98,18 +98,32 @@ struct RegionsCommand: ParsableCommand {
             let mark =
                 membership.inside.contains(region.id)
                 ? "in  " : membership.pendingSince[region.id] != nil ? "wait" : "out "
-            return "\(mark)  \(region.id)  \"\(region.name)\"  \(shape(region))\n"
+            return
+                "\(mark)  \(region.id.rawValue.escapedForTerminal)  \"\(region.name.escapedForTerminal)\"  \(shape(region))\n"
         }.joined()
     }
 
     static func json(_ set: RegionSet, _ membership: MembershipState, file: String, origin: String) -> String {
         let regions = set.regions.map { region in
-            #"{"id":"# + region.id.rawValue.jsonQuoted + #","name":"#
-                + region.name.jsonQuoted
-                + #","type":"\#(type(region))","inside":\#(membership.inside.contains(region.id))}"#
+            RegionList.Region(
+                id: region.id.rawValue, name: region.name, type: type(region),
+                inside: membership.inside.contains(region.id))
         }
-        return #"{"class":"REGIONS","file":"# + file.jsonQuoted + #","from":"\#(origin)","regions":["#
-            + regions.joined(separator: ",") + "]}\n"
+        return JSONLineEncoder().encodeFinite(RegionList(file: file, from: origin, regions: regions)) + "\n"
+    }
+
+    private struct RegionList: Encodable {
+        struct Region: Encodable {
+            let id: String
+            let name: String
+            let type: String
+            let inside: Bool
+        }
+
+        let `class` = "REGIONS"
+        let file: String
+        let from: String
+        let regions: [Region]
     }
 
     private static func type(_ region: Region) -> String {

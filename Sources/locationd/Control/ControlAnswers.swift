@@ -34,9 +34,8 @@ enum ControlAnswers {
     /// A fix as a TPV object with `age` (seconds, to the millisecond, when the fix has a
     /// time) and `state` added, as `?LAST;` answers and `locationd last --json` prints.
     ///
-    /// Written by the TPV byte writer, as every fix is (`GET /api/v1/last` asks for it tens
-    /// of thousands of times a second; the `Encodable` path took a third of that time).
-    /// `ControlAnswersTests` checks it against the `Encodable` encoding of the same members.
+    /// Written by the TPV byte writer, as every fix is: `GET /api/v1/last` is a per-request
+    /// path. `ControlAnswersTests` checks it against the `Encodable` encoding of the same members.
     static func tpv(_ fix: Location, ageSeconds: Double?, state: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(400)
@@ -44,11 +43,15 @@ enum ControlAnswers {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `?STATUS;`: source in use, connection, freshness, counts, uptime; with MQTT on,
-    /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N}` (messages waiting in the outbox;
-    /// dropped since the start, beyond its bounds or not storable).
+    /// `?STATUS;`: source in use, connection, freshness, counts, uptime; the motion
+    /// (`"motion":"moving"`, `"unknown"` or `"stopped"` with `"stoppedSince"`); with MQTT on,
+    /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N,"stalled":BOOL}` (messages waiting in
+    /// the outbox; dropped since the start, beyond its bounds, not storable or refused by
+    /// libmosquitto; whether the connected broker has stopped acknowledging).
+    /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
-        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, mqtt: MQTTPublisher.Snapshot? = nil
+        _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, motion: Motion? = nil,
+        mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -56,8 +59,11 @@ enum ControlAnswers {
             StatusAnswer(
                 source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
                 uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
-                reason: reason,
-                mqtt: mqtt.map { .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped) }))
+                reason: reason, motion: motion?.name, stoppedSince: motion?.stoppedSince.map(UTCCalendar.iso8601),
+                mqtt: mqtt.map {
+                    .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped, stalled: $0.stalled)
+                },
+                tiles: tiles.map(TileCounts.init)))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
@@ -77,9 +83,7 @@ enum ControlAnswers {
 
     /// `value` as one line of JSON, its members in the order it encodes them (`class` first).
     static func line(_ value: some Encodable) -> String {
-        // The answers hold strings, integers, booleans and finite numbers only: encoding cannot fail.
-        guard let line = try? JSONLineEncoder().encode(value) else { preconditionFailure("unencodable \(value)") }
-        return line
+        JSONLineEncoder().encodeFinite(value)
     }
 
     /// `value` rounded to `decimals` places, so that JSON shows no binary noise (`12.3`, not `12.300000000000001`).
@@ -99,6 +103,7 @@ enum ControlAnswers {
             let connected: Bool
             let queued: Int
             let dropped: Int
+            let stalled: Bool
         }
 
         let `class` = "STATUS"
@@ -111,7 +116,30 @@ enum ControlAnswers {
         /// ISO 8601 UTC with milliseconds.
         let lastFix: String?
         let reason: String?
+        let motion: String?
+        /// ISO 8601 UTC: since when the device is stopped.
+        let stoppedSince: String?
         let mqtt: MQTT?
+        let tiles: TileCounts?
+    }
+
+    /// The tiles logged per zoom, as an object keyed by the zoom, lowest first.
+    private struct TileCounts: Encodable {
+        struct Zoom: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        let summaries: [TileZoomSummary]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Zoom.self)
+            for summary in summaries {
+                try container.encode(summary.tiles, forKey: Zoom(stringValue: "\(summary.zoom)"))
+            }
+        }
     }
 
     private struct RegionsAnswer: Encodable {

@@ -25,7 +25,7 @@ enum ControlClient {
             raw[socketPath.utf8.count] = 0
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .internalError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .internalError("cannot create a socket: \(SystemCall.message())") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -41,7 +41,7 @@ enum ControlClient {
             case EACCES, EPERM:
                 throw .unavailable("\(socketPath): permission denied; run as the daemon's user")
             default:
-                throw .unavailable("\(socketPath): cannot connect: \(String(cString: strerror(errno)))")
+                throw .unavailable("\(socketPath): cannot connect: \(SystemCall.message())")
             }
         }
         let message = Array((request + "\n").utf8)

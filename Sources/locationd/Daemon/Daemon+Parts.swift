@@ -5,11 +5,11 @@ import ServiceLifecycle
 
 extension ListenerService {
     /// The fix counter and the last fix store: one attachment for both, flushed at shutdown.
-    static func lastFix(
-        _ store: LastFixStore, counter: FixCounter, of deviceLocation: MonitoredState<Location?>,
-        on queue: DispatchQueue
-    ) -> ListenerService {
-        ListenerService(
+    static func lastFix(context: DaemonContext) -> ListenerService {
+        let (store, counter, deviceLocation, queue) = (
+            context.lastFix, context.counter, context.deviceLocation, context.listeners
+        )
+        return ListenerService(
             queue: queue,
             attach: {
                 let observation = deviceLocation.observe(on: queue, policy: .all) { change in

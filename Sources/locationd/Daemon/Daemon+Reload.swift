@@ -18,6 +18,6 @@ extension Daemon {
         } catch {
             logger.error("SIGHUP: keeping the configuration in force: \(error.message)")
         }
-        regions?.reload()
+        context.regions?.reload()
     }
 }

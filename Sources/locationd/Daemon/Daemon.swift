@@ -14,21 +14,13 @@ final class Daemon: Sendable {
     let configuration: DaemonConfiguration
     let logger: Logger
     private let coordinator: LocationCoordinator
+    /// One fix per epoch, for the listeners that record or publish.
+    private let epochs: EpochService
     private let lock: DaemonLock
     private let tiles: TileLogger
-    private let lastFix: LastFixStore
     private let server: ControlServer
-    let regions: RegionService?
-    private let mqtt: MQTTPublisher?
-    private let counter = FixCounter()
-    /// Where the listeners run: every listener takes microseconds a fix (the stores
-    /// write from queues of their own, the track at most once a second), so on one
-    /// serial queue a fix costs one thread wake-up instead of one per listener, a large
-    /// share of CPU at 10 Hz. The MQTT publisher runs on it too.
-    private let listeners = DispatchQueue(label: "locationd.listeners")
-    private let startedAt = Date()
-    /// The HTTP server's bearer token, read at start (`nil`: none configured).
-    private let httpToken: [UInt8]?
+    /// What every service reads: the states, the stores, the counters.
+    let context: DaemonContext
     /// The configuration in force, which SIGHUP replaces.
     let current: Locked<DaemonConfiguration>
 
@@ -45,64 +37,68 @@ final class Daemon: Sendable {
             configuration: TileLogger.Configuration(zooms: configuration.zooms),
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
-        lastFix = try LastFixStore(directory: directory, logger: logger)
-        let deviceLocation = coordinator.deviceLocation
-        regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
+        let listeners = DispatchQueue(label: "locationd.listeners")
+        epochs = EpochService(deviceLocation: coordinator.deviceLocation, queue: listeners)
+        var context = DaemonContext(
+            configuration: configuration, logger: logger, deviceLocation: coordinator.deviceLocation,
+            epochLocation: epochs.epochLocation, status: coordinator.status,
+            lastFix: try LastFixStore(directory: directory, logger: logger), listeners: listeners)
+        let epochLocation = epochs.epochLocation
+        context.regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
             try RegionService(
-                configuration: configuration.regions, deviceLocation: deviceLocation, dataDirectory: directory,
+                configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
                 logger: logger)
         }
-        httpToken = try configuration.http.loadToken()
-        mqtt =
-            configuration.mqtt.isEnabled
-            ? try MQTTPublisher(
+        context.timeline = TimelineRecorder(
+            configuration: configuration.motion,
+            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
+        context.httpToken = try configuration.http.loadToken(logger: logger)
+        if configuration.mqtt.isEnabled {
+            // On the listeners' queue, so that a fix wakes one thread for all of them.
+            context.mqtt = try MQTTPublisher(
                 configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
-                queue: listeners)
-            : nil
+                queue: context.listeners)
+        }
+        self.context = context
         server = ControlServer(
             path: configuration.resolvedSocketPath, mode: mode_t(configuration.socketMode),
-            responder: .daemon(
-                deviceLocation: coordinator.deviceLocation, status: coordinator.status, counter: counter,
-                lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt),
-            logger: logger)
+            responder: ControlResponder(context: context), logger: logger)
     }
 
     /// The services, in start order; the group stops them in the reverse order.
     private func services(signals: ProcessSignals) -> [any Service] {
-        let (deviceLocation, counter, lastFix, tiles, queue) = (
-            coordinator.deviceLocation, counter, lastFix, tiles, listeners
-        )
+        // The listeners that record or publish follow the epochs; the views (control socket,
+        // HTTP) follow deviceLocation, which has each report at once.
+        let (context, tiles, epochLocation, queue) = (context, tiles, context.epochLocation, context.listeners)
         var services: [any Service] = [ControlService(server: server)]
-        services.append(ListenerService(tiles, of: deviceLocation, on: queue) { try await tiles.close() })
+        services.append(ListenerService(tiles, of: epochLocation, on: queue) { try await tiles.close() })
         if configuration.record {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)
-            services.append(ListenerService(recorder, of: deviceLocation, on: queue) { try recorder.close() })
+            services.append(ListenerService(recorder, of: epochLocation, on: queue) { try recorder.close() })
         }
-        services.append(ListenerService.lastFix(lastFix, counter: counter, of: deviceLocation, on: queue))
-        if let regions { services.append(regions) }
-        if let mqtt {
+        services.append(ListenerService.lastFix(context: context))
+        if let timeline = context.timeline {
+            services.append(ListenerService.timeline(timeline, of: epochLocation, on: queue))
+        }
+        if let regions = context.regions { services.append(regions) }
+        if let mqtt = context.mqtt {
             services.append(
                 MQTTService(
-                    publisher: mqtt, deviceLocation: deviceLocation, status: coordinator.status,
-                    regions: regions))
+                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions))
         }
+        // After the listeners: stopped before them, it hands on the epoch it holds.
+        services.append(epochs)
         services.append(
             LocationSourceService(
                 coordinator: coordinator, provider: configuration.makeProvider(logger: logger), logger: logger))
-        if configuration.http.enabled {
-            services.append(
-                HTTPService.daemon(
-                    configuration: configuration, deviceLocation: deviceLocation, status: coordinator.status,
-                    counter: counter, lastFix: lastFix, startedAt: startedAt, regions: regions, mqtt: mqtt,
-                    token: httpToken, logger: logger))
-        }
+        if configuration.http.enabled { services.append(HTTPService(context: context)) }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
         return services
     }
 
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
     func run(signals: ProcessSignals) async throws(LocationError) {
-        if let restored = lastFix.lastFix { coordinator.restore(restored) }
+        if let restored = context.lastFix.lastFix { coordinator.restore(restored) }
         try await server.startListening()
         logger.info(
             "locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(server.path)"

@@ -28,7 +28,7 @@ final class DaemonLock: Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path) }
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: SystemCall.message())
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

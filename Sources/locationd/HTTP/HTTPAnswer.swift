@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationState
 
 /// Responses built from text the daemon already has as bytes: JSON, GPX, CSV, HTML.
 enum HTTPAnswer {
@@ -16,8 +17,17 @@ enum HTTPAnswer {
         text(body, contentType: "application/json", status: status)
     }
 
+    /// An `Encodable` value as a JSON object.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        json(JSONLineEncoder().encodeFinite(value), status: status)
+    }
+
     /// An error as `{"error":"one line"}`.
     static func error(_ status: HTTPResponse.Status, _ reason: String) -> Response {
-        json(#"{"error":\#(reason.jsonQuoted)}"#, status: status)
+        json(ErrorAnswer(error: reason), status: status)
+    }
+
+    private struct ErrorAnswer: Encodable {
+        let error: String
     }
 }

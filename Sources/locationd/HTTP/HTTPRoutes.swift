@@ -17,11 +17,9 @@ struct HTTPRoutes: Sendable {
     let responder: ControlResponder
     /// The daemon's status, for `status` events.
     let status: MonitoredState<ProviderStatus>
-    /// The status as `?STATUS;` answers it, for a given status value.
-    let statusJSON: @Sendable (ProviderStatus) -> String
-    /// Fields other services add to `/api/v1/status` (such as `"mqtt":{…}`), as a name and
-    /// a function returning a JSON value.
-    var statusFields: [(name: String, json: @Sendable () -> String)] = []
+    /// The status as `?STATUS;` answers it, for a given status value, with the tiles
+    /// logged per zoom when given (`/api/v1/status`).
+    let statusJSON: @Sendable (ProviderStatus, _ tiles: [TileZoomSummary]?) -> String
     /// The data directory, which holds the tile database.
     let dataDirectory: URL
     /// Where the track recorder writes its day files.
@@ -66,14 +64,9 @@ struct HTTPRoutes: Sendable {
         return HTTPAnswer.json(answer.dropLast() + #","code":\#(code)}"#)
     }
 
-    /// `?STATUS;`'s answer with the tiles logged per zoom and the other services' fields.
+    /// `?STATUS;`'s answer with the tiles logged per zoom.
     private func statusAnswer(_ value: ProviderStatus) -> String {
-        var fields: [String] = []
-        let summaries = (try? openTiles()?.summaries()) ?? []
-        let perZoom = summaries.map { #""\#($0.zoom)":\#($0.tiles)"# }.joined(separator: ",")
-        fields.append(#""tiles":{\#(perZoom)}"#)
-        for field in statusFields { fields.append(#""\#(field.name)":\#(field.json())"#) }
-        return statusJSON(value).dropLast() + "," + fields.joined(separator: ",") + "}"
+        statusJSON(value, (try? openTiles()?.summaries()) ?? [])
     }
 
     private func eventStream(closing channel: any Channel) -> Response {
@@ -85,7 +78,7 @@ struct HTTPRoutes: Sendable {
                 send(line.hasPrefix(ControlAnswers.regionEventPrefix) ? "region" : "fix", line)
             }
             let observation = status.observe(policy: .all, sendingCurrentValue: true) { change in
-                send("status", statusJSON(change.new))
+                send("status", statusJSON(change.new, nil))
             }
             return {
                 stopFixes()
@@ -186,24 +179,17 @@ struct HTTPRoutes: Sendable {
 
     /// Per zoom: tiles, visits, the max square, first and last visit (as `locationd tiles --stats`).
     private func tileStatistics() throws -> Response {
-        let zooms: [String] = try databaseAnswer {
+        let zooms: [TileStatistics.Zoom] = try databaseAnswer {
             guard let database = try openTiles() else { return [] }
             return try database.summaries().map { summary in
-                var fields = [
-                    #""zoom":\#(summary.zoom)"#, #""tiles":\#(summary.tiles)"#, #""visits":\#(summary.visits)"#,
-                ]
-                if let square = try database.maxSquare(zoom: summary.zoom) {
-                    fields.append(
-                        #""maxSquare":{"size":\#(square.size),"x":\#(square.origin.x),"y":\#(square.origin.y)}"#)
-                } else {
-                    fields.append(#""maxSquare":{"size":0}"#)
-                }
-                fields.append(#""firstSeen":"\#(UTCCalendar.iso8601(summary.firstSeen))""#)
-                fields.append(#""lastSeen":"\#(UTCCalendar.iso8601(summary.lastSeen))""#)
-                return "{" + fields.joined(separator: ",") + "}"
+                let square = try database.maxSquare(zoom: summary.zoom)
+                return TileStatistics.Zoom(
+                    zoom: summary.zoom, tiles: summary.tiles, visits: summary.visits,
+                    maxSquare: .init(size: square?.size ?? 0, x: square?.origin.x, y: square?.origin.y),
+                    firstSeen: UTCCalendar.iso8601(summary.firstSeen), lastSeen: UTCCalendar.iso8601(summary.lastSeen))
             }
         }
-        return HTTPAnswer.json(#"{"zooms":[\#(zooms.joined(separator: ","))]}"#)
+        return HTTPAnswer.json(TileStatistics(zooms: zooms))
     }
 
     /// Runs a database read; a database that cannot be read is a 503 with its reason.
@@ -220,9 +206,9 @@ struct HTTPRoutes: Sendable {
     /// `{"days":[{"day":"2026-11-23","gpx":"/api/v1/tracks/2026-11-23.gpx","bytes":1234},…]}`, oldest first.
     private func trackDays() -> Response {
         let days = TrackExport.recordedDays(in: tracksDirectory).map { day, bytes in
-            #"{"day":"\#(day)","gpx":"/api/v1/tracks/\#(day).gpx","bytes":\#(bytes)}"#
+            TrackDays.Day(day: day, gpx: "/api/v1/tracks/\(day).gpx", bytes: bytes)
         }
-        return HTTPAnswer.json(#"{"days":[\#(days.joined(separator: ","))]}"#)
+        return HTTPAnswer.json(TrackDays(days: days))
     }
 
     private func trackDay(_ file: String) throws -> Response {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import LocationState
 
 /// Text for stdout, gathered in a 64 KiB buffer and written with `write(2)`: an
 /// export of any length goes out in fixed-size pieces instead of one string.
@@ -27,7 +21,7 @@ final class BufferedOutput {
 
     /// Writes what is buffered; gives up silently when stdout is closed.
     func flush() {
-        buffer.withUnsafeBytes { writeAll(1, $0) }
+        _ = buffer.withUnsafeBytes { SystemCall.writeAll(1, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

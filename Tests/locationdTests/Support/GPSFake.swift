@@ -225,9 +225,15 @@ struct TestTrack {
 
     let points: [Point]
     let sentences: [String]
+    /// Every how many epochs one goes without its RMC (nil: none does).
+    let rmcSkippedEvery: Int?
 
-    /// A track of `epochs` epochs starting at `lat`, `lon` (degrees).
-    init(epochs: Int = 30, lat: Double = 48.1173, lon: Double = 11.5167) {
+    /// A track of `epochs` epochs starting at `lat`, `lon` (degrees); with `rmcSkippedEvery`,
+    /// the last epoch of every such many has no RMC, as from a receiver that drops a
+    /// sentence now and then (gpsd then learns GGA as a cycle ender too, and reports
+    /// twice an epoch: after GGA with a speed it computed, after RMC with the receiver's).
+    init(epochs: Int = 30, lat: Double = 48.1173, lon: Double = 11.5167, rmcSkippedEvery: Int? = nil) {
+        self.rmcSkippedEvery = rmcSkippedEvery
         var points: [Point] = []
         var sentences: [String] = []
         for epoch in 0..<epochs {
@@ -244,7 +250,9 @@ struct TestTrack {
             sentences.append(Self.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
             sentences.append(Self.sentence("GPGSV,2,1,08,04,45,090,40,05,30,180,38,09,60,270,42,12,20,010,35"))
             sentences.append(Self.sentence("GPGSV,2,2,08,17,50,120,41,20,25,300,36,24,70,200,44,25,15,060,33"))
-            sentences.append(Self.sentence("GPRMC,\(time),A,\(latField),\(lonField),012.0,045.0,221126,,,A"))
+            if !Self.hasNoRMC(epoch: epoch, every: rmcSkippedEvery) {
+                sentences.append(Self.sentence("GPRMC,\(time),A,\(latField),\(lonField),012.0,045.0,221126,,,A"))
+            }
         }
         self.points = points
         self.sentences = sentences
@@ -255,11 +263,17 @@ struct TestTrack {
     /// (the write is atomic, so concurrent tests may write the same track).
     func write() throws -> URL {
         let first = points[0]
-        let name = String(format: "locationd-track-%d-%.6f-%.6f.nmea", points.count, first.lat, first.lon)
+        let name = String(
+            format: "locationd-track-%d-%.6f-%.6f-%d.nmea", points.count, first.lat, first.lon, rmcSkippedEvery ?? 0)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try (sentences.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
         return url
     }
+
+    /// Whether epoch number `epoch` goes without an RMC.
+    func hasNoRMC(epoch: Int) -> Bool { Self.hasNoRMC(epoch: epoch, every: rmcSkippedEvery) }
+
+    private static func hasNoRMC(epoch: Int, every: Int?) -> Bool { every.map { epoch % $0 == $0 - 1 } ?? false }
 
     /// Whether `lat`, `lon` is one of the track's points (to 1e-7 degree).
     func contains(lat: Double, lon: Double) -> Bool {

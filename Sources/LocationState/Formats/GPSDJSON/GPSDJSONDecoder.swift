@@ -5,7 +5,8 @@ import Foundation
 /// TPV objects become fixes (mode 2 or 3 with a position) or `.noFix` (mode 0 or 1);
 /// the other classes (VERSION, DEVICES, WATCH, SKY, locationd's own STATUS, ...) are
 /// skipped as unknown, lines that are not JSON as malformed. gpsd may report several TPVs for one epoch as it
-/// merges sentences: they are folded into one fix per time, the last one winning.
+/// merges sentences: they are folded into one fix per time, each field the latest report's
+/// that has one (``Location/completing(_:)``, as the daemon does with live reports).
 public struct GPSDJSONDecoder: ReplayDecoding {
     /// The longest line kept, in bytes (gpsd's SKY reports can be a few kilobytes).
     public static let maximumLineLength = 65_536
@@ -75,7 +76,11 @@ public struct GPSDJSONDecoder: ReplayDecoding {
             }
             return
         }
-        if let previous = held, previous.time == nil || previous.time != location.time { release(emit) }
+        if let previous = held, previous.time != nil, previous.time == location.time {
+            held = location.completing(previous)
+            return
+        }
+        release(emit)
         held = location
     }
 

@@ -138,7 +138,7 @@ public struct NMEAWriter: Sendable {
 
     /// The fix time in whole milliseconds since 1970, as both the time and the date are written.
     private static func milliseconds(_ time: Date) -> Int {
-        Int((time.timeIntervalSince1970 * 1000).rounded())
+        Int(saturating: (time.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// `hhmmss.sss`, empty when there is no time.
@@ -166,7 +166,7 @@ public struct NMEAWriter: Sendable {
         _ value: Double, degreeDigits: Int, positive: Unicode.Scalar, negative: Unicode.Scalar,
         to out: inout ByteWriter
     ) {
-        let tenMillionthsOfMinute = Int((abs(value) * 60 * 10_000_000).rounded())
+        let tenMillionthsOfMinute = Int(saturating: (abs(value) * 60 * 10_000_000).rounded())
         let degrees = tenMillionthsOfMinute / 600_000_000
         let minutes = UInt64(tenMillionthsOfMinute % 600_000_000)
         out.integer(degrees, width: degreeDigits)

@@ -16,15 +16,36 @@ import Foundation
 public enum OwnTracksStatus {
     /// The status message for `state` (one of the names above).
     public static func payload(state: String, source: FixSource?, lastFix: Date?, createdAt: Date) -> [UInt8] {
-        var text = #"{"_type":"status","state":"# + state.jsonQuoted
-        if let source { text += #","source":"# + source.rawValue.jsonQuoted }
-        if let lastFix { text += #","lastFix":\#(Int(lastFix.timeIntervalSince1970.rounded(.down)))"# }
-        text += #","created_at":\#(Int(createdAt.timeIntervalSince1970.rounded(.down)))}"#
-        return Array(text.utf8)
+        encoded(
+            Message(
+                state: state, source: source?.rawValue, lastFix: lastFix.map(seconds), createdAt: seconds(createdAt)))
     }
 
     /// The last will: `{"_type":"lwt","tst":N}` with `tst` the time of connecting.
     public static func lastWill(connectedAt: Date) -> [UInt8] {
-        Array(#"{"_type":"lwt","tst":\#(Int(connectedAt.timeIntervalSince1970.rounded(.down)))}"#.utf8)
+        encoded(LastWill(tst: seconds(connectedAt)))
+    }
+
+    private static func seconds(_ date: Date) -> Int { Int(saturating: date.timeIntervalSince1970.rounded(.down)) }
+
+    private static func encoded(_ value: some Encodable) -> [UInt8] {
+        Array(JSONLineEncoder().encodeFinite(value).utf8)
+    }
+
+    private struct Message: Encodable {
+        var type = "status"
+        var state: String
+        var source: String?
+        var lastFix: Int?
+        var createdAt: Int
+
+        enum CodingKeys: String, CodingKey { case type = "_type", state, source, lastFix, createdAt = "created_at" }
+    }
+
+    private struct LastWill: Encodable {
+        var type = "lwt"
+        var tst: Int
+
+        enum CodingKeys: String, CodingKey { case type = "_type", tst }
     }
 }

@@ -16,6 +16,16 @@ public struct JSONLineEncoder: Sendable {
         root.write(to: &out)
         return out
     }
+
+    /// `value` as one line of JSON, for a value whose numbers are all finite (a
+    /// non-finite number is the one thing that fails): a failure is a programming error.
+    public func encodeFinite(_ value: some Encodable) -> String {
+        do {
+            return try encode(value)
+        } catch {
+            preconditionFailure("unencodable \(value): \(error)")
+        }
+    }
 }
 
 extension JSONLineEncoder {

@@ -5,20 +5,16 @@ extension ControlResponder {
     /// The daemon's answers: from its current fix, its status, the fixes counted and
     /// the last fix store (for `?LAST;` when nothing is current), and the region
     /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
-    static func daemon(
-        deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>, counter: FixCounter,
-        lastFix: LastFixStore, startedAt: Date, regions: RegionService? = nil, mqtt: MQTTPublisher? = nil
-    ) -> ControlResponder {
-        ControlResponder(
+    init(context: DaemonContext) {
+        let (deviceLocation, counter, lastFix, regions) = (
+            context.deviceLocation, context.counter, context.lastFix, context.regions
+        )
+        self.init(
             last: {
                 ControlAnswers.last(
                     current: deviceLocation.value, lastKnown: counter.lastKnown ?? lastFix.lastFix, now: Date())
             },
-            status: {
-                ControlAnswers.status(
-                    status.value, fixes: counter.fixes, uptimeSeconds: Date().timeIntervalSince(startedAt),
-                    mqtt: mqtt?.snapshot)
-            },
+            status: { context.statusAnswer(context.status.value) },
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the
                 // device is now; before any fix there is nothing to say yet.
@@ -38,7 +34,7 @@ extension ControlResponder {
                     events?.cancel()
                 }
             },
-            regions: regions.map(regionsAnswer))
+            regions: regions.map(Self.regionsAnswer))
     }
 
     /// `?REGIONS;` for the daemon's region monitoring.

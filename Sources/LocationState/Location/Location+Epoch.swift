@@ -1,0 +1,16 @@
+extension Location {
+    /// This report with what it lacks taken from `earlier`, a report of the same epoch
+    /// that came before it: each field is the latest report's that has one.
+    ///
+    /// gpsd's later report of an epoch carries everything the earlier ones did, plus what
+    /// the sentences since added, and a speed a sentence gave replaces the one gpsd
+    /// computed before it; so the latest report's values win (docs/gpsd-epochs.md).
+    public func completing(_ earlier: Location) -> Location {
+        var merged = self
+        merged.status = status ?? earlier.status
+        merged.satellitesUsed = satellitesUsed ?? earlier.satellitesUsed
+        merged.device = device ?? earlier.device
+        merged.measurements = measurements.completing(earlier.measurements)
+        return merged
+    }
+}

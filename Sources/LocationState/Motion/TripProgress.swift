@@ -1,0 +1,35 @@
+import Foundation
+
+/// The trip under way: what its fixes so far add up to.
+struct TripProgress: Sendable, Hashable, Codable {
+    let start: Date
+    /// The start of the stay it left.
+    let from: Date?
+    /// The time of its latest fix.
+    private(set) var end: Date
+    var distance: Double
+    private(set) var maxSpeed = 0.0
+    private(set) var fixes = 0
+
+    init(start: Date, from: Date?, distance: Double) {
+        self.start = start
+        self.from = from
+        self.end = start
+        self.distance = distance
+    }
+
+    /// Takes a stay candidate's fixes as the trip's: the candidate ended before it lasted long enough.
+    mutating func absorb(_ candidate: StayCandidate) {
+        end = candidate.end
+        distance += candidate.path
+        fixes += candidate.fixes
+        maxSpeed = max(maxSpeed, candidate.maxSpeed)
+    }
+
+    /// The trip ending at `end`, in the stay starting at `to`.
+    func trip(end: Date, to: Date?, isOpen: Bool) -> Trip {
+        Trip(
+            start: start, end: end, from: from, to: to, distance: distance, maxSpeed: maxSpeed, fixes: fixes,
+            isOpen: isOpen)
+    }
+}

@@ -1,0 +1,37 @@
+import Dispatch
+import Foundation
+import LocationState
+import Logging
+
+/// What the daemon's services read: its configuration, states, stores and counters, made
+/// once at start and handed to every service that needs them.
+///
+/// A new service takes the context rather than a parameter per thing it reads; a new
+/// thing the daemon makes is one more field here.
+struct DaemonContext: Sendable {
+    /// The configuration the daemon started with.
+    var configuration: DaemonConfiguration
+    var logger: Logger
+    /// When the daemon started, for the uptime it reports.
+    var startedAt = Date()
+    /// The current fix; `nil` when none is current.
+    var deviceLocation: MonitoredState<Location?>
+    /// One fix per receiver epoch, for the listeners that record or publish.
+    var epochLocation: MonitoredState<Location?>
+    /// The location source's status.
+    var status: MonitoredState<ProviderStatus>
+    /// The fixes seen since start, and the newest.
+    var counter = FixCounter()
+    /// The last fix kept on disk, for when none is current.
+    var lastFix: LastFixStore
+    /// Where the listeners run: one serial queue, so that a fix wakes one thread for all.
+    let listeners: DispatchQueue
+    /// The region monitoring, when a region file is configured.
+    var regions: RegionService? = nil
+    /// Motion, stays and trips, stored in the data directory's timeline.
+    var timeline: TimelineRecorder? = nil
+    /// The MQTT publisher, when MQTT is on.
+    var mqtt: MQTTPublisher? = nil
+    /// The HTTP server's bearer token, read at start; `nil` when none is configured.
+    var httpToken: [UInt8]? = nil
+}

@@ -1,0 +1,14 @@
+import Foundation
+import LocationState
+
+extension DaemonContext {
+    /// `?STATUS;`'s answer for `value`, with the daemon's counts, uptime and MQTT state
+    /// (and `tiles`, for the HTTP API's).
+    func statusAnswer(_ value: ProviderStatus, tiles: [TileZoomSummary]? = nil, now: Date = Date()) -> String {
+        ControlAnswers.status(
+            value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt),
+            motion: timeline?.motion.value,
+            mqtt: mqtt?.snapshot,
+            tiles: tiles)
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+extension HTTPService {
+    /// The daemon's HTTP server: its answers from the daemon's context (as the control
+    /// socket's), its tiles and tracks from the data directory.
+    init(context: DaemonContext) {
+        let configuration = context.configuration
+        let routes = HTTPRoutes(
+            responder: ControlResponder(context: context), status: context.status,
+            statusJSON: { context.statusAnswer($0, tiles: $1) },
+            dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
+            tracksDirectory: configuration.tracksDirectory,
+            events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap)
+        self.init(
+            configuration: configuration.http, routes: routes, token: context.httpToken, logger: context.logger)
+    }
+}

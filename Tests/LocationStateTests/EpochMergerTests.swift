@@ -1,0 +1,138 @@
+import Foundation
+import LocationState
+import Testing
+
+/// One fix per epoch from gpsd's reports, without threads or clocks.
+@Suite(.timeLimit(.minutes(1)))
+struct EpochMergerTests {
+    static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// gpsd's TPV after GGA: position, altitude, a speed gpsd computed, no course.
+    static func afterGGA(_ second: Int, computedSpeed: Double = 16.3) -> Location {
+        Location(
+            time: t0.addingTimeInterval(Double(second)), mode: .threeD, lat: 44.0688, lon: -121.3143, altMSL: 1131,
+            speed: computedSpeed, eph: 98.8, satellitesUsed: 4, source: .gpsd)
+    }
+
+    /// gpsd's TPV after RMC in the same epoch: the receiver's speed and course added.
+    static func afterRMC(_ second: Int) -> Location {
+        var fix = afterGGA(second)
+        fix.speed = 0.062
+        fix.track = 0
+        return fix
+    }
+
+    /// Feeds `values` in order; returns everything handed on.
+    static func run(_ merger: inout EpochMerger, _ values: [Location?]) -> [Location?] {
+        values.flatMap { merger.receive($0) }
+    }
+
+    /// The first epoch waits for the next one (its count of reports is unknown); from then
+    /// on a one-report epoch is handed on with its report.
+    @Test func oneReportPerEpochIsHandedOnAtOnceOnceLearnt() {
+        var merger = EpochMerger()
+        #expect(merger.receive(Self.afterRMC(0)).isEmpty)
+        #expect(merger.receive(Self.afterRMC(1)) == [Self.afterRMC(0), Self.afterRMC(1)])
+        #expect(merger.receive(Self.afterRMC(2)) == [Self.afterRMC(2)])
+        #expect(merger.expectedReports == 1)
+        #expect(!merger.isHolding)
+    }
+
+    /// Two reports an epoch: one fix each, at the second report, with the receiver's speed
+    /// and course, never the speed gpsd computed after GGA.
+    @Test func twoReportsPerEpochBecomeOneFixWithTheReceiversSpeed() {
+        var merger = EpochMerger()
+        let learnt = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1)])
+        #expect(learnt == [Self.afterRMC(0)])
+        #expect(merger.expectedReports == 2)
+        #expect(merger.receive(Self.afterRMC(1)) == [Self.afterRMC(1)])
+        for second in 2..<20 {
+            #expect(merger.receive(Self.afterGGA(second)).isEmpty, "held after the first report of \(second)")
+            let handed = merger.receive(Self.afterRMC(second))
+            #expect(handed.count == 1)
+            #expect(handed.first??.speed == 0.062)
+            #expect(handed.first??.track == 0)
+        }
+    }
+
+    /// The later report's fields win; what it lacks comes from the earlier one.
+    @Test func laterReportsCompleteEarlierOnes() {
+        var later = Location(time: Self.t0, mode: .threeD, lat: 1, lon: 2, speed: 3, track: 4, source: .gpsd)
+        later.device = nil
+        let earlier = Location(
+            time: Self.t0, mode: .twoD, status: 2, lat: 1.5, lon: 2.5, altMSL: 100, speed: 9, eph: 5,
+            satellitesUsed: 7, hdop: 0.9, source: .gpsd, device: "/dev/ttyACM0")
+        let merged = later.completing(earlier)
+        #expect(
+            merged
+                == Location(
+                    time: Self.t0, mode: .threeD, status: 2, lat: 1, lon: 2, altMSL: 100, speed: 3, track: 4, eph: 5,
+                    satellitesUsed: 7, hdop: 0.9, source: .gpsd, device: "/dev/ttyACM0"))
+    }
+
+    /// An epoch short of its reports (a skipped RMC) is handed on with the next epoch's first
+    /// report, as it is, and does not lower the count expected.
+    @Test func aShortEpochIsHandedOnWithTheNextReport() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        #expect(merger.receive(Self.afterGGA(2)).isEmpty)
+        #expect(merger.receive(Self.afterGGA(3)) == [Self.afterGGA(2)])
+        #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])
+        #expect(merger.expectedReports == 2)
+    }
+
+    /// No fix (nil) hands on the epoch held, then nil; a flush hands on the epoch held.
+    @Test func nilAndFlushHandOnTheHeldEpoch() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        #expect(merger.receive(Self.afterGGA(2)).isEmpty)
+        #expect(merger.receive(nil) == [Self.afterGGA(2), nil])
+        #expect(merger.receive(Self.afterGGA(3)).isEmpty)
+        #expect(merger.flush() == Self.afterGGA(3))
+        #expect(merger.flush() == nil)
+    }
+
+    /// A receiver that starts sending one more report an epoch: that epoch goes out a second
+    /// time, completed, and the next ones once, at their last report.
+    @Test func anExtraReportRaisesTheCount() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterGGA(1), Self.afterGGA(2)])
+        #expect(merger.expectedReports == 1)
+        #expect(merger.receive(Self.afterRMC(2)) == [Self.afterRMC(2)])
+        #expect(merger.expectedReports == 2)
+        #expect(merger.receive(Self.afterGGA(3)).isEmpty)
+        #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])
+    }
+
+    /// A repeated report that changes nothing is not handed on again.
+    @Test func anIdenticalExtraReportIsDropped() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterRMC(0), Self.afterRMC(1)])
+        #expect(merger.receive(Self.afterRMC(1)).isEmpty)
+        #expect(merger.expectedReports == 2)
+    }
+
+    /// A report without a time cannot be grouped: it is handed on alone, after the epoch held.
+    @Test func anUntimedReportStandsAlone() {
+        var merger = EpochMerger()
+        var untimed = Self.afterGGA(0)
+        untimed.time = nil
+        #expect(merger.receive(Self.afterGGA(0)).isEmpty)
+        #expect(merger.receive(untimed) == [Self.afterGGA(0), untimed])
+        #expect(merger.receive(untimed) == [untimed])
+    }
+
+    /// The count follows the most of the last epochs: after a window of one-report epochs a
+    /// receiver that dropped its second sentence for good is handed on at once again.
+    @Test func theCountFallsAfterAWindowOfShorterEpochs() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        var second = 2
+        while merger.expectedReports == 2 {
+            _ = merger.receive(Self.afterGGA(second))
+            second += 1
+            #expect(second < 2 + EpochMerger.window + 2)
+        }
+        #expect(merger.receive(Self.afterGGA(second)).count == 1)
+    }
+}

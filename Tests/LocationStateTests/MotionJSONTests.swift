@@ -1,0 +1,50 @@
+import Foundation
+import LocationState
+import Testing
+
+/// The timeline's JSON lines and the thresholds' settings.
+@Suite(.timeLimit(.minutes(1)))
+struct MotionJSONTests {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+    static let end = start.addingTimeInterval(754.5)
+
+    /// MOTION, STAY and TRIP lines, member for member.
+    @Test func lines() {
+        #expect(Motion.unknown.jsonString == #"{"class":"MOTION","motion":"unknown"}"#)
+        #expect(Motion.moving.jsonString == #"{"class":"MOTION","motion":"moving"}"#)
+        #expect(
+            Motion.stopped(since: Self.start, latitude: 47.37, longitude: 8.54).jsonString
+                == #"{"class":"MOTION","motion":"stopped","since":"2026-11-18T11:06:40.000Z","lat":47.3700000,"lon":8.5400000}"#
+        )
+        let stay = Stay(start: Self.start, end: Self.end, latitude: 47.37, longitude: -8.54, radius: 3.25, fixes: 75)
+        #expect(
+            stay.jsonString
+                == #"{"class":"STAY","start":"2026-11-18T11:06:40.000Z","end":"2026-11-18T11:19:14.500Z","lat":47.3700000,"lon":-8.5400000,"radius":3.3,"fixes":75}"#
+        )
+        var open = stay
+        open.isOpen = true
+        #expect(open.jsonString.hasSuffix(#","fixes":75,"open":true}"#))
+        let trip = Trip(
+            start: Self.start, end: Self.end, from: Self.start.addingTimeInterval(-3600), distance: 1509, maxSpeed: 4.5,
+            fixes: 754)
+        #expect(
+            trip.jsonString
+                == #"{"class":"TRIP","start":"2026-11-18T11:06:40.000Z","end":"2026-11-18T11:19:14.500Z","distance":1509.0,"duration":754.500,"avgSpeed":2.00,"maxSpeed":4.50,"fixes":754,"from":"2026-11-18T10:06:40.000Z"}"#
+        )
+    }
+
+    /// Each threshold takes a number above 0 up to its limit; 0, negative, NaN, infinite
+    /// and absurd values are refused with one line naming the key.
+    @Test(arguments: ["stay-distance", "stay-duration", "stay-gap", "max-speed"])
+    func settings(key: String) throws {
+        var configuration = MotionConfiguration()
+        #expect(try configuration.apply(key: key, value: "42", origin: "test"))
+        #expect(
+            [configuration.stayDistance, configuration.stayDuration, configuration.stayGap, configuration.maxSpeed]
+                .contains(42))
+        for bad in ["0", "-5", "nan", "NaN", "inf", "1e12", "", "ten"] {
+            #expect(throws: LocationError.self) { try configuration.apply(key: key, value: bad, origin: "test") }
+        }
+        #expect(try !configuration.apply(key: "stay-elsewhere", value: "1", origin: "test"))
+    }
+}

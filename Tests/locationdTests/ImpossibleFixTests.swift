@@ -1,0 +1,91 @@
+import Foundation
+import LocationState
+import Testing
+
+/// Impossible values from every source end at the validation before the state: no trap,
+/// no impossible fix printed, stored or logged as tiles.
+@Suite(.timeLimit(.minutes(2)))
+struct ImpossibleFixTests {
+    /// gpsd JSON reports with times and coordinates no format can write, and one good fix.
+    static let reports = [
+        #"{"class":"TPV","mode":3,"time":1e19,"lat":52,"lon":13}"#,
+        #"{"class":"TPV","mode":3,"time":9.3e18,"lat":52,"lon":13}"#,
+        #"{"class":"TPV","mode":3,"time":1e308,"lat":52,"lon":13}"#,
+        #"{"class":"TPV","mode":3,"time":-1e308,"lat":52,"lon":13}"#,
+        #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:00Z","lat":1e308,"lon":1e308}"#,
+        #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:01Z","lat":52,"lon":13,"altMSL":1e308,"speed":-4}"#,
+    ].joined(separator: "\n") + "\n"
+
+    /// Every output format: exit 0, the one possible fix printed, the rest counted.
+    @Test(arguments: ["json", "text", "geojson", "gpx"])
+    func aReplayOfImpossibleReportsEndsWell(_ format: String) async throws {
+        let path = try temporaryFile(Array(Self.reports.utf8), suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", format])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("1e+308") && !run.stdout.contains("1e308") && !run.stdout.contains("9999-"))
+        #expect(run.stdout.contains("52"))
+        #expect(
+            run.stderr.contains(
+                "6 reports read, 2 fixes, 0 reports of other classes, 4 malformed, 0 lines dropped, "
+                    + "1 impossible fix rejected (lat 1), 2 fields dropped (altMSL 1, speed 1)"), "\(run.stderr)")
+    }
+
+    /// With `--data-dir`, the stores get the possible fix only.
+    @Test func theStoresGetNoImpossibleFix() async throws {
+        let path = try temporaryFile(Array(Self.reports.utf8), suffix: ".json")
+        let directory = NSTemporaryDirectory() + "locationd-impossible-\(UUID().uuidString)"
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--data-dir", directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        let stored = try String(contentsOfFile: directory + "/lastFix.json", encoding: .utf8)
+        #expect(stored.contains(#""lat":52"#) && stored.contains(#""lon":13"#))
+        #expect(!stored.contains("altMSL") && !stored.contains("speed"))
+        let tiles = try await runLocationd(["tiles", "--data-dir", directory])
+        #expect(tiles.status == 0)
+        #expect(!tiles.stdout.contains("13471"), "\(tiles.stdout)")
+    }
+
+    /// A real gpsd passes an absurd altitude through (it checks only that the position is
+    /// finite and in range, and speed and climb below 10 km/s); the validation drops it
+    /// from the fix and keeps the rest.
+    @Test func anAbsurdAltitudeFromGPSDIsDropped() async throws {
+        var sentences: [String] = []
+        for epoch in 0..<40 {
+            let time = String(format: "12%02d%02d.00", epoch / 60, epoch % 60)
+            sentences.append(TestTrack.sentence("GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,99999999.9,M,46.9,M,,"))
+            sentences.append(TestTrack.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
+            sentences.append(TestTrack.sentence("GPRMC,\(time),A,4807.0380,N,01131.0000,E,000.0,045.0,221126,,,A"))
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locationd-absurd-altitude-\(UUID().uuidString).nmea")
+        try (sentences.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let gpsfake = try GPSFake(log: url, once: true)
+        defer { gpsfake.stop() }
+        let coordinator = LocationCoordinator(freshnessTimeout: .seconds(60))
+        let fixes = Locked<[Location]>([])
+        let subscription = coordinator.deviceLocation.observe(on: DispatchQueue(label: "test")) { change in
+            if let fix = change.new { fixes.withLock { $0.append(fix) } }
+        }
+        defer { subscription.cancel() }
+        let log = CapturedLog()
+        let provider = GPSDProvider(
+            host: "127.0.0.1", port: gpsfake.port,
+            backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)), logger: log.logger())
+        let task = Task { try await coordinator.run(provider) }
+        defer { task.cancel() }
+        try await gpsfake.explaining(log) {
+            try await waitUntil(seconds: 30) { coordinator.status.value.isConnected }
+            try await gpsfake.startFeeding()
+            try await waitUntil(seconds: 30) { fixes.withLock { $0.count } >= 5 }
+        }
+        let seen = fixes.withLock { $0 }
+        #expect(seen.allSatisfy { $0.altMSL == nil && $0.altHAE == nil })
+        #expect(seen.allSatisfy { abs($0.lat! - (48 + 7.038 / 60)) < 1e-9 && $0.mode == .threeD })
+        #expect((coordinator.validationCounts.dropped["altMSL"] ?? 0) >= 1)
+    }
+}
