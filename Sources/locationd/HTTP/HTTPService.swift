@@ -42,10 +42,18 @@ struct HTTPService: Service {
     var limits = Limits()
     let logger: Logger
 
-    func run() async throws {
+    /// The routes behind the guard (token, bodies, unknown paths), as the server answers them.
+    func router() -> Router<HTTPRequestContext> {
         let router = Router(context: HTTPRequestContext.self)
-        router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
+        router.add(
+            middleware: HTTPGuard(
+                hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
+        return router
+    }
+
+    func run() async throws {
+        let router = router()
         let configuration = configuration
         let logger = logger
         let authenticated = token != nil
