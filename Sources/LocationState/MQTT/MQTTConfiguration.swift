@@ -53,6 +53,26 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// The status topic: the OwnTracks topic's `/status`.
     public var statusTopic: String { resolvedTopic + "/status" }
 
+    /// Region events: the OwnTracks topic's `/event`.
+    public var eventTopic: String { resolvedTopic + "/event" }
+
+    /// The regions as OwnTracks waypoints: the OwnTracks topic's `/waypoints`.
+    public var waypointsTopic: String { resolvedTopic + "/waypoints" }
+
+    /// Home Assistant's discovery topic, named after the client id (letters, digits, `-`).
+    public var discoveryTopic: String { "homeassistant/device_tracker/\(discoveryObjectID)/config" }
+
+    /// The device's id in Home Assistant: the client id with anything but letters, digits and `-` as `_`.
+    public var discoveryObjectID: String {
+        String(resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+
+    /// Every topic the publisher may publish to; each must fit MQTT's limit. A new kind of
+    /// message adds its topic here.
+    public var publishedTopics: [String] {
+        [resolvedTopic, statusTopic, eventTopic, waypointsTopic] + (discovery ? [discoveryTopic] : [])
+    }
+
     /// The client id in use: set, or `locationd-DEVICE`.
     public var resolvedClientID: String { clientID ?? "locationd-\(deviceName)" }
 
@@ -109,8 +129,21 @@ public struct MQTTConfiguration: Sendable, Equatable {
         default:
             return false
         }
-        if isEnabled { try Self.checkTopic(resolvedTopic, origin: origin) }
+        if isEnabled { try checkPublishedTopics(origin: origin) }
         return true
+    }
+
+    /// The OwnTracks topic as ``checkTopic(_:origin:)`` checks it, and every topic derived
+    /// from it (``publishedTopics``) within MQTT's length: a message whose topic is too long
+    /// could never be sent, and would hold up every message after it.
+    private func checkPublishedTopics(origin: String) throws(LocationError) {
+        try Self.checkTopic(resolvedTopic, origin: origin)
+        guard let longest = publishedTopics.max(by: { $0.utf8.count < $1.utf8.count }),
+            longest.utf8.count > Self.maximumTopicLength
+        else { return }
+        throw .usage(
+            "\(origin): the MQTT topic \(Self.shown(longest)) is \(longest.utf8.count) bytes; MQTT allows at most \(Self.maximumTopicLength): shorten mqtt-topic (or mqtt-client-id, which names the discovery topic)"
+        )
     }
 
     /// `mqtt://[USER@]HOST[:PORT]` or `mqtts://...`, with `[IPV6]` hosts.
@@ -170,14 +203,18 @@ public struct MQTTConfiguration: Sendable, Equatable {
             throw .usage(
                 "\(origin): the MQTT topic is \(topic.utf8.count) bytes; MQTT allows at most \(maximumTopicLength)")
         }
-        guard !topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+        guard !topic.utf8.contains(0) else {
+            throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) holds a NUL byte, which MQTT does not allow")
+        }
+        guard !topic.contains(where: { $0 == "+" || $0 == "#" }) else {
             throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) has a wildcard (+ or #); name one topic")
         }
     }
 
     private static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
         guard !level.isEmpty, !level.contains(where: { "+#/\0".contains($0) }) else {
-            throw .usage("\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, /)")
+            throw .usage(
+                "\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
         }
     }
 
@@ -190,7 +227,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
             unit = factor
             number = number.dropLast()
         }
-        guard let amount = Double(number), amount >= 0, amount.isFinite else {
+        guard let amount = Double(number), amount >= 0, (amount * unit).isFinite else {
             throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
         }
         return amount * unit
@@ -198,7 +235,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
 
     /// A value as an error message quotes it: whole when short, else its start and length.
     private static func shown(_ value: some StringProtocol) -> String {
-        guard value.count > 60 else { return "'\(value)'" }
-        return "'\(value.prefix(60))…' (\(value.utf8.count) bytes)"
+        guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
+        return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
     }
 }

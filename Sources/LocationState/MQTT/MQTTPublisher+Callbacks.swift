@@ -10,15 +10,31 @@ extension MQTTPublisher {
             return
         }
         connected = true
-        let where_ = "\(configuration.host ?? "?"):\(configuration.port)"
+        connections += 1
         if outageReported {
-            logger.notice("MQTT broker \(where_) connected again; sending \(outbox.count) queued messages")
+            // The outage ends when this connection proves itself, not at its CONNACK: a
+            // broker that accepts and hangs up at once stays one outage, one line.
+            let number = connections
+            queue.asyncAfter(deadline: .now() + .seconds(Int(Self.stableConnection.components.seconds))) {
+                if self.connected && self.connections == number { self.connectionProven() }
+            }
         } else {
-            logger.info("MQTT broker \(where_) connected; publishing to \(locationTopic)")
+            logger.info("MQTT broker \(brokerAddress) connected; publishing to \(locationTopic)")
         }
-        outageReported = false
         updateSnapshot()
         pump()
+    }
+
+    /// The broker's address, as log lines name it.
+    var brokerAddress: String { "\(configuration.host ?? "?"):\(configuration.port)" }
+
+    /// The current connection got a PUBACK or lived ``stableConnection``: the backoff may
+    /// start over, and an outage is over (one line).
+    func connectionProven() {
+        proven.withLock { $0 = true }
+        guard outageReported else { return }
+        outageReported = false
+        logger.notice("MQTT broker \(brokerAddress) connected again; sending \(outbox.count) queued messages")
     }
 
     func didDisconnect(_ rc: Int32) {
@@ -32,6 +48,7 @@ extension MQTTPublisher {
 
     func connectionFailed(_ reason: String) {
         connected = false
+        clearStall()
         steady.withLock { $0 = false }
         storeDirectOrCountLost()
         inFlight.removeAll()
@@ -40,11 +57,12 @@ extension MQTTPublisher {
         guard !outageReported else { return }
         outageReported = true
         logger.warning(
-            "MQTT broker \(configuration.host ?? "?"):\(configuration.port): \(reason); retrying with backoff, keeping messages in the outbox"
-        )
+            "MQTT broker \(brokerAddress): \(reason); retrying with backoff, keeping messages in the outbox")
     }
 
     func didAcknowledge(_ mid: Int32) {
+        if !proven.withLock({ $0 }) { connectionProven() }
+        noteAcknowledged()
         if let index = direct.firstIndex(where: { $0.mid == mid }) {
             direct.remove(at: index)
             updateSnapshot()

@@ -5,14 +5,17 @@ import Foundation
 /// the broker's socket and a wake-up pipe.
 extension MQTTPublisher {
     /// The loop thread: connects, runs libmosquitto's loop, and after an error
-    /// waits (1 s doubling to 30 s) and connects again, until `stop`.
+    /// waits (1 s doubling to 30 s) and connects again, until `stop`. The delay starts
+    /// over only after a connection that proved itself (``proven``).
     func runLoop() {
         guard let client else { return }
         loopThread.withLock { $0 = pthread_self() }
-        var delay = 1.0
+        var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
         var first = true
         while !stopping.withLock({ $0 }) {
             wasConnected.withLock { $0 = false }
+            proven.withLock { $0 = false }
+            var connectedAt: ContinuousClock.Instant?
             var rc =
                 first
                 ? mosquitto_connect_async(
@@ -24,13 +27,14 @@ extension MQTTPublisher {
             while rc == MOSQ_ERR_SUCCESS.rawValue, !stopping.withLock({ $0 }) {
                 rc = loopOnce(client)
                 errorNumber = errno
-                if wasConnected.withLock({ $0 }) { delay = 1 }
+                if connectedAt == nil, wasConnected.withLock({ $0 }) { connectedAt = .now }
             }
             if stopping.withLock({ $0 }) { break }
+            let lived = connectedAt.map { ContinuousClock.now - $0 } ?? .zero
+            if proven.withLock({ $0 }) || lived >= Self.stableConnection { backoff.reset() }
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? SystemCall.message(errorNumber) : Self.describe(rc)
             queue.async { self.connectionFailed(reason) }
-            waitForWake(milliseconds: Int32(delay * 1000))
-            delay = min(delay * 2, 30)
+            waitForWake(milliseconds: Int32(backoff.next() / .milliseconds(1)))
         }
         // A DISCONNECT that `stop` could only queue (the loop was in a callback) goes now.
         if mosquitto_want_write(client) { _ = mosquitto_loop_write(client, 1) }

@@ -31,12 +31,11 @@ extension MQTTPublisher {
 
     /// Home Assistant MQTT discovery: a retained `device_tracker` config. On ``queue``.
     func publishDiscovery() {
-        let id = configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        let objectID = String(id)
+        let objectID = configuration.discoveryObjectID
         let config = HomeAssistantDiscovery(
             deviceName: configuration.deviceName, objectID: objectID, topic: locationTopic)
         guard let payload = try? JSONLineEncoder().encode(config) else { return }
-        enqueue(topic: "homeassistant/device_tracker/\(objectID)/config", payload: Array(payload.utf8), retain: true)
+        enqueue(topic: configuration.discoveryTopic, payload: Array(payload.utf8), retain: true)
     }
 }
 
@@ -52,7 +51,7 @@ extension MQTTPublisher {
         if let eph = event.eph, eph.isFinite { message.acc = Int(saturating: eph.rounded()) }
         if event.simulated { message.source = "simulated" }
         guard let payload = try? JSONLineEncoder().encode(message) else { return }
-        enqueue(topic: locationTopic + "/event", payload: Array(payload.utf8), retain: false, at: now)
+        enqueue(topic: configuration.eventTopic, payload: Array(payload.utf8), retain: false, at: now)
     }
 
     /// FNV-1a of `id`, in 31 bits: the same number for the same region on every run.
@@ -78,6 +77,6 @@ extension MQTTPublisher {
                 tst: Self.waypointStamp(region.id.rawValue), rid: region.id.rawValue)
         }
         guard let payload = try? JSONLineEncoder().encode(OwnTracksWaypoints(waypoints: waypoints)) else { return }
-        enqueue(topic: locationTopic + "/waypoints", payload: Array(payload.utf8), retain: true, at: now)
+        enqueue(topic: configuration.waypointsTopic, payload: Array(payload.utf8), retain: true, at: now)
     }
 }

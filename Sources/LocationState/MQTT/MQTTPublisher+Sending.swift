@@ -46,6 +46,7 @@ extension MQTTPublisher {
             mosquitto_publish(client, &mid, entry.topic, Int32(bytes.count), bytes.baseAddress, 1, entry.retain)
         }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return false }
+        noteHandedOver()
         direct.append(Direct(mid: mid, entry: entry, sentAt: DispatchTime.now().uptimeNanoseconds))
         wakeLoopIfQueued(client)
         updateSteady(handedAll: true)
@@ -147,8 +148,13 @@ extension MQTTPublisher {
                     mosquitto_publish(
                         client, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, 1, message.retain)
                 }
-                // Not connected after all: the disconnect callback follows; the messages stay queued.
-                guard rc == MOSQ_ERR_SUCCESS.rawValue else { return }
+                guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                    // Not connected after all: the disconnect callback follows; the messages stay queued.
+                    guard Self.refusesForGood(rc) else { return }
+                    refuse(message, rc)
+                    continue
+                }
+                noteHandedOver()
                 inFlight[mid] = message.id
                 lastHandedOver = message.id
             }
@@ -172,7 +178,7 @@ extension MQTTPublisher {
     func updateSnapshot() {
         let snapshot = Snapshot(
             connected: connected, queued: outbox.count - acknowledged.count + direct.count,
-            dropped: outbox.dropped + unstored)
+            dropped: outbox.dropped + unstored + refused, stalled: stalled)
         state.withLock { $0 = snapshot }
     }
 }

@@ -17,19 +17,22 @@ import Logging
 /// on a SIGKILL, a message the broker did not get within ``storeDelay`` either.
 ///
 /// Thread safety: every mutable property lives on ``queue`` (libmosquitto's callbacks
-/// enter it with `queue.sync`), except the five behind a lock of their own (`state`,
-/// `stopping`, `wasConnected`, `steady`, `loopThread`) and `client` and `wakePipe`, which
+/// enter it with `queue.sync`), except the six behind a lock of their own (`state`,
+/// `stopping`, `wasConnected`, `proven`, `steady`, `loopThread`) and `client` and `wakePipe`, which
 /// `start` sets before the loop thread starts and `stop` clears after it ended.
 public final class MQTTPublisher: @unchecked Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most.
     public static let maximumInFlight = 100
 
-    /// Whether the broker is connected, how many messages wait in the outbox, and how
-    /// many were dropped since the start (beyond the outbox's bounds, or not storable).
+    /// Whether the broker is connected, how many messages wait in the outbox, how many
+    /// were dropped since the start (beyond the outbox's bounds, not storable, or refused
+    /// by libmosquitto), and whether the broker has stopped acknowledging (``stalled``).
     public struct Snapshot: Sendable, Equatable {
         public var connected: Bool
         public var queued: Int
         public var dropped: Int
+        /// Connected, but no PUBACK for ``MQTTPublisher/acknowledgementTimeout`` while messages wait.
+        public var stalled = false
     }
 
     /// The serial queue all the publisher's state lives on.
@@ -47,6 +50,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     var client: OpaquePointer?
     var connected = false
     var outageReported = false
+    /// Connections the broker accepted, counted so that a check meant for one skips a later one.
+    var connections = 0
     /// Message id (libmosquitto's `mid`) -> outbox row.
     var inFlight: [Int32: Int64] = [:]
     /// A message sent without being stored, waiting for its PUBACK.
@@ -74,6 +79,14 @@ public final class MQTTPublisher: @unchecked Sendable {
     var storageFailing = false
     /// Messages that could not be stored and were not sent directly.
     var unstored = 0
+    /// Messages libmosquitto refused to send (a topic or payload it cannot encode), dropped.
+    var refused = 0
+    /// When the broker last made progress: a PUBACK, or a message handed over while none
+    /// was unacknowledged (`DispatchTime` uptime nanoseconds).
+    var lastProgress: UInt64 = 0
+    var stallCheckScheduled = false
+    /// Whether the broker has not acknowledged anything for ``acknowledgementTimeout``; logged once.
+    var stalled = false
     var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
     var drainOver = false
@@ -84,6 +97,16 @@ public final class MQTTPublisher: @unchecked Sendable {
     let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     let wasConnected = Locked(false)
+    /// Set on ``queue`` when the current connection proved itself: a PUBACK came, or it
+    /// lived ``stableConnection``. One the broker ends before is a failure for the backoff.
+    let proven = Locked(false)
+    /// How long a connection must live, without a PUBACK, to count as working: a broker
+    /// that accepts and hangs up at once is an outage, not a stream of recoveries.
+    static let stableConnection: Duration = .seconds(10)
+    /// How long a connected broker may leave every waiting message without a PUBACK before
+    /// the publisher says so (log, `?STATUS;`): one keepalive period, 10 s at least; a
+    /// broker that answers pings but acknowledges nothing is dropping what it gets.
+    var acknowledgementTimeout: UInt64 { UInt64(max(configuration.keepAliveSeconds, 10)) * 1_000_000_000 }
     /// Whether the publisher is keeping up: connected, every stored message handed
     /// over, few in flight, nobody draining. Set on ``queue`` by `pump`; the loop
     /// thread then pauses between reads (see ``acknowledgementPause``).
@@ -118,9 +141,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         trackerID = OwnTracksLocation.trackerID(forDevice: configuration.deviceName)
         startedAt = now
         if let path = configuration.passwordFile {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw .fileUnreadable(path: path, reason: "the MQTT password file cannot be read")
-            }
+            let data = try ConfiguredFile.secret(at: path, naming: "mqtt-password-file", logger: logger)
             var text = String(decoding: data, as: UTF8.self)
             while text.last == "\n" || text.last == "\r" { text.removeLast() }
             password = text

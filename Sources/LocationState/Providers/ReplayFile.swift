@@ -19,6 +19,14 @@ final class ReplayFile {
     let size: Int64
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawBufferPointer
+    /// Whether the next chunk is the file's first, whose magic number is checked.
+    private var atStart = true
+
+    /// The magic numbers of compressed files, which would otherwise replay as garbage.
+    static let compressors: [(magic: [UInt8], name: String)] = [
+        ([0x1F, 0x8B], "gzip"), ([0x42, 0x5A, 0x68], "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz"),
+        ([0x28, 0xB5, 0x2F, 0xFD], "zstd"),
+    ]
 
     init(path: String) throws(LocationError) {
         self.path = path
@@ -49,11 +57,18 @@ final class ReplayFile {
     }
 
     /// Reads the next chunk into the shared buffer and passes it to `body`; false at end of file.
+    ///
+    /// - Throws: `compressed` (exit 65) when the file starts with a compressor's magic number.
     func next(_ body: (UnsafeRawBufferPointer) -> Void) throws(LocationError) -> Bool {
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
-                body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                if atStart, let compressor = Self.compressors.first(where: { chunk.starts(with: $0.magic) }) {
+                    throw .compressed(path: path, by: compressor.name)
+                }
+                atStart = false
+                body(chunk)
                 return true
             }
             if count == 0 { return false }
@@ -68,5 +83,6 @@ final class ReplayFile {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw .fileUnreadable(path: path, reason: "cannot seek back to the start to loop")
         }
+        atStart = true
     }
 }

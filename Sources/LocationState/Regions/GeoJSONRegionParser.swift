@@ -42,6 +42,7 @@ struct GeoJSONRegionParser: ~Copyable {
         var firstFeatureWithID: [RegionID: (number: Int, name: String)] = [:]
         var type: String?
         var sawFeatures = false
+        try reader.skipByteOrderMark()
         try readObject { parser, key throws(RegionFileProblem) in
             switch key {
             case "type":

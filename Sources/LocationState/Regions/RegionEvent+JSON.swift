@@ -40,7 +40,7 @@ extension RegionEvent {
     /// One line for people, in the style of a replayed fix's text line (no newline):
     /// `2026-11-23T07:00:00.000Z REGION enter home "Home" 52.500000 13.400000 simulated`.
     public var text: String {
-        "\(UTCCalendar.iso8601(time)) REGION \(kind.rawValue) \(region) \"\(name)\" "
+        "\(UTCCalendar.iso8601(time)) REGION \(kind.rawValue) \(region.rawValue.escapedForTerminal) \"\(name.escapedForTerminal)\" "
             + String(format: "%.6f %.6f", lat, lon) + (simulated ? " simulated" : "")
     }
 }

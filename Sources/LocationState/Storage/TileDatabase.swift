@@ -55,7 +55,7 @@ public struct TileDatabase: Sendable {
         let path = url.path
         let directory = url.deletingLastPathComponent()
         try DataDirectory.create(directory)
-        try createPrivateFile(path)
+        try SQLiteFiles.createPrivate(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(busyTimeout.inSeconds)
@@ -86,7 +86,7 @@ public struct TileDatabase: Sendable {
         let path = url.path
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .noTileDatabase(path: path) }
-        try refuseLinks(path)
+        try SQLiteFiles.refuseLinks(path)
         var configuration = Configuration()
         configuration.readonly = true
         // A reader beside the daemon may meet the writer's lock for a moment (while it
@@ -282,40 +282,6 @@ public struct TileDatabase: Sendable {
         return migrator
     }()
 
-    /// Throws when the database, its `-wal` or its `-shm` file is a symbolic link.
-    private static func refuseLinks(_ path: String) throws(LocationError) {
-        for file in [path, path + "-wal", path + "-shm"] {
-            var info = stat()
-            if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: file) }
-        }
-    }
-
-    /// Creates the database file with mode 0600 when missing, never through a
-    /// symbolic link, and takes group and other permissions away from it and its
-    /// `-wal` and `-shm` files when they are ours (files made by an older version).
-    private static func createPrivateFile(_ path: String) throws(LocationError) {
-        try refuseLinks(path)
-        let descriptor = openPrivateFile(path)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .symbolicLink(path: path) }
-            throw .cannotWrite(path: path, reason: SystemCall.message())
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw .databaseCorrupt(path: path, reason: "it is not a regular file")
-        }
-        if info.st_mode & 0o077 != 0, info.st_uid == geteuid() { fchmod(descriptor, 0o600) }
-        for file in [path + "-wal", path + "-shm"] {
-            var journal = stat()
-            if lstat(file, &journal) == 0, journal.st_mode & S_IFMT == S_IFREG, journal.st_mode & 0o077 != 0,
-                journal.st_uid == geteuid()
-            {
-                chmod(file, 0o600)
-            }
-        }
-    }
-
     /// Maps what SQLite or the file system reported to the one sentence a user can act on.
     static func locationError(_ error: any Error, path: String) -> LocationError {
         if let error = error as? LocationError { return error }
@@ -357,12 +323,6 @@ public struct TileZoomSummary: Sendable, Hashable {
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
     }
-}
-
-/// `open(2)` of a file to create with mode 0600, never through a symbolic link;
-/// named apart from ``TileDatabase/open(at:busyTimeout:)``.
-private func openPrivateFile(_ path: String) -> Int32 {
-    open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
 }
 
 /// A one-phrase reason for an error that is not SQLite's.

@@ -7,8 +7,10 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     public enum Kind: Sendable, Hashable {
         /// Bad command-line usage or configuration (EX_USAGE, EX_CONFIG).
         case usage
-        /// Input data missing or unreadable (EX_NOINPUT, EX_DATAERR).
+        /// Input data missing or unreadable (EX_NOINPUT).
         case noInput
+        /// Input data of a kind locationd does not read (EX_DATAERR).
+        case dataError
         /// A service (gpsd, the daemon, the store) cannot be reached (EX_UNAVAILABLE).
         case unavailable
         /// A file or directory cannot be created or written (EX_CANTCREAT, EX_IOERR).
@@ -40,6 +42,14 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The named file exists but cannot be read as what it should be.
     public static func fileUnreadable(path: String, reason: String) -> LocationError {
         .init(.noInput, "\(path): cannot read it: \(reason).")
+    }
+
+    /// The named file is compressed (`gzip`, `bzip2`, `xz`, `zstd`), which locationd does not read.
+    public static func compressed(path: String, by compressor: String) -> LocationError {
+        .init(
+            .dataError,
+            "\(path): is \(compressor)-compressed, which locationd does not read; decompress it first, or pipe it in: \(compressor) -dc FILE | locationd replay /dev/stdin"
+        )
     }
 
     /// gpsd does not answer at the given address.

@@ -14,7 +14,8 @@ struct ExportCommand: ParsableCommand {
             DAY and the bounds of a range are UTC: a date (2026-11-23, a whole day) or, for a range, \
             an ISO 8601 time (2026-11-23T12:00:00Z). A range over days without a recording is an empty track. \
             Exit status 64 for a bad date or a backwards range, 66 when the data directory or the day's \
-            recording does not exist, 73 when --output cannot be written.
+            recording does not exist, 73 when --output cannot be written (a directory, a socket, \
+            a block device), 74 when writing into a FIFO or device fails.
             """
     )
 
@@ -31,7 +32,7 @@ struct ExportCommand: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Write to this file (atomically: complete or not at all; mode 0600) instead of stdout.",
+            "Write to this file (atomically: complete or not at all; mode 0600) instead of stdout; a FIFO, a character device or - is written into, never replaced.",
             valueName: "file"))
     var output: String?
 
@@ -50,7 +51,7 @@ struct ExportCommand: ParsableCommand {
         do {
             let gpx = try export().gpx()
             if let output {
-                try FileSystem.live.save(Data(gpx.utf8), output)
+                try OutputTarget.deliver(Data(gpx.utf8), to: output)
             } else {
                 let out = BufferedOutput()
                 out.write(gpx)
@@ -59,7 +60,7 @@ struct ExportCommand: ParsableCommand {
         } catch let error as LocationError {
             throw error.exit()
         } catch let error as TrackExport.Failure {
-            StandardError.write("locationd: \(error.message)\n")
+            StandardError.line("locationd: \(error.message)")
             throw ExitCode(error.kind == .missing ? ExitStatus.noInput : ExitStatus.usage)
         }
     }

@@ -52,8 +52,8 @@ struct LastCommand: ParsableCommand {
             } else {
                 answer = try LastFixAnswer(storeDirectory: directory)
                 let why = reply.map { "the daemon on \($0.path) has too many clients" } ?? sockets.nobodyAnswers
-                StandardError.write(
-                    "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)\n"
+                StandardError.line(
+                    "locationd: \(why); \(answer.fix == nil ? "nothing stored" : "showing the fix stored") in \(directory)"
                 )
             }
         } catch {

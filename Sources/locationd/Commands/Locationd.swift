@@ -58,7 +58,7 @@ enum Main {
         // daemon mid-write.
         signal(SIGXFSZ, SIG_IGN)
         if let refusal = Locationd.versionRefusal(CommandLine.arguments.dropFirst()) {
-            StandardError.write("locationd: \(refusal)\n")
+            StandardError.line("locationd: \(refusal)")
             exit(ExitStatus.usage)
         }
         let finished = DispatchSemaphore(value: 0)

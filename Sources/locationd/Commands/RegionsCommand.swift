@@ -55,8 +55,8 @@ struct RegionsCommand: ParsableCommand {
         } else {
             membership = try Self.stored(in: directory)
             origin = "store"
-            StandardError.write(
-                "locationd: \(sockets.nobodyAnswers), or it monitors no regions; membership stored in \(directory)\n")
+            StandardError.line(
+                "locationd: \(sockets.nobodyAnswers), or it monitors no regions; membership stored in \(directory)")
         }
         guard let file else { throw .usage("no region file: name one with --regions FILE") }
         let set = try RegionSet.load(geoJSONFile: file)
@@ -98,7 +98,8 @@ struct RegionsCommand: ParsableCommand {
             let mark =
                 membership.inside.contains(region.id)
                 ? "in  " : membership.pendingSince[region.id] != nil ? "wait" : "out "
-            return "\(mark)  \(region.id)  \"\(region.name)\"  \(shape(region))\n"
+            return
+                "\(mark)  \(region.id.rawValue.escapedForTerminal)  \"\(region.name.escapedForTerminal)\"  \(shape(region))\n"
         }.joined()
     }
 

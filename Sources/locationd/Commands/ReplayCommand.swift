@@ -18,6 +18,7 @@ struct ReplayCommand: AsyncParsableCommand {
             a summary in the format's terms (sentences, track points or reports read, fixes, what was \
             skipped and why) goes to stderr. \
             Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read; \
+            73 when --data-dir cannot be written (a store that is a symbolic link, a full disk); \
             130 (SIGINT) or 143 (SIGTERM) when interrupted, after printing and storing every fix replayed \
             so far and closing the GeoJSON or GPX document. A paced replay (not --speed max) and output \
             to a terminal are written fix by fix.
@@ -168,21 +169,22 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let result = await replay.result
         pipeline.drain()
-        await listeners?.finish()
+        let storeFailure = await listeners?.finish()
         progress?.clear()
         let interrupted = interruption.withLock { $0 }
         if interrupted == nil, case .failure(let error as LocationError) = result { throw error.exit() }
         let timelineSummary = motion?.finish(to: output)
         output.finish()
-        if let timelineSummary { StandardError.write("locationd: \(file): \(timelineSummary)\n") }
+        if let timelineSummary { StandardError.line("locationd: \(file): \(timelineSummary)") }
+        if let storeFailure { throw ExitCode(ExitStatus.code(for: storeFailure)) }
         if let interrupted {
-            StandardError.write("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))\n")
+            StandardError.line("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))")
             throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
         case .success(var statistics):
             statistics.validation = pipeline.coordinator.validationCounts
-            StandardError.write("locationd: \(file): \(statistics.summary)\n")
+            StandardError.line("locationd: \(file): \(statistics.summary)")
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()
         }

@@ -16,12 +16,14 @@ final class ReplayListeners: Sendable {
     private let lastFix: LastFixStore
     private let logger = Logger(label: "locationd.replay")
 
-    /// Opens the stores in `directory`.
+    /// Opens the stores in `directory`; a tile log that cannot be opened (a symbolic link,
+    /// a damaged file) is refused here, before anything is replayed.
     init(directory: String, zooms: [Int]) throws(LocationError) {
         lock = try DaemonLock(directory: directory, logger: logger)
+        let database = URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)
+        _ = try TileDatabase.open(at: database)
         tiles = TileLogger(
-            configuration: TileLogger.Configuration(zooms: zooms),
-            sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
+            configuration: TileLogger.Configuration(zooms: zooms), sink: TileDatabaseSink(url: database),
             logger: logger)
         lastFix = try LastFixStore(directory: directory, logger: logger)
     }
@@ -32,9 +34,18 @@ final class ReplayListeners: Sendable {
         lastFix.record(location)
     }
 
-    /// Waits for both stores to write what they hold; failures are printed, one line each.
-    func finish() async {
-        do { try await tiles.close() } catch { StandardError.write("locationd: \(error.message)\n") }
-        do { try lastFix.flush() } catch { StandardError.write("locationd: \(error.message)\n") }
+    /// Waits for both stores to write what they hold; returns the first failure (each is
+    /// printed, one line each), which makes the replay's exit status.
+    func finish() async -> LocationError? {
+        var failure: LocationError?
+        do { try await tiles.close() } catch {
+            StandardError.line("locationd: \(error.message)")
+            failure = error
+        }
+        do { try lastFix.flush() } catch {
+            StandardError.line("locationd: \(error.message)")
+            failure = failure ?? error
+        }
+        return failure
     }
 }

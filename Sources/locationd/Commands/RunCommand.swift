@@ -14,7 +14,7 @@ struct RunCommand: AsyncParsableCommand {
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
             (source, gpsd, data-dir, socket, socket-mode, zooms, freshness-timeout, log-level, record, regions, http, \
-            http-token-file, http-basemap, mqtt), \
+            http-token-file, http-basemap, http-allowed-hosts, mqtt), \
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
             mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \

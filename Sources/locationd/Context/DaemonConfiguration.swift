@@ -128,8 +128,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     /// so that a megabyte of garbage in a file gives one readable line.
     static func shown(_ value: some StringProtocol) -> String {
         let limit = 60
-        guard value.count > limit else { return "'\(value)'" }
-        return "'\(value.prefix(limit))…' (\(value.utf8.count) bytes)"
+        guard value.count > limit else { return "'\(value.escapedForTerminal)'" }
+        return "'\(value.prefix(limit).escapedForTerminal)…' (\(value.utf8.count) bytes)"
     }
 
     /// The line up to its comment: `#` starts one at the line's start or after white

@@ -57,22 +57,23 @@ struct DaemonConfigurationSource: Sendable {
     }
 
     /// The configuration file's text, or nil when the default file does not exist.
+    ///
+    /// Anything but a regular file (a FIFO, a device) is refused without waiting for it;
+    /// text that is not UTF-8 is refused with the line that holds it.
     private func readFile() throws(LocationError) -> String? {
         let path = file
         guard FileManager.default.fileExists(atPath: path) else {
             if explicitFile != nil { throw .fileNotFound(path: path) }
             return nil
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .fileUnreadable(path: path, reason: "permission denied")
+        let data = try ConfiguredFile.contents(of: path, maxBytes: Self.maxFileBytes)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let lines = data.split(separator: 10, omittingEmptySubsequences: false)
+            let number = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
+            throw .usage(
+                "\(path):\(number + 1): not UTF-8 text: \(DaemonConfiguration.shown(String.escapedForTerminal(bytes: lines[number])))"
+            )
         }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: Self.maxFileBytes + 1) else {
-            throw .fileUnreadable(path: path, reason: "it is not a readable file")
-        }
-        guard data.count <= Self.maxFileBytes else {
-            throw .usage("\(path): larger than \(Self.maxFileBytes) bytes; is it really locationd's configuration?")
-        }
-        return String(decoding: data, as: UTF8.self)
+        return text
     }
 }

@@ -26,6 +26,15 @@ extension HTTPConfiguration {
                 )
             }
             basemap = value
+        case "http-allowed-hosts":
+            let names = value.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            let isHostCharacter = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || ".-_:[]".contains(c)) }
+            guard !names.isEmpty, names.allSatisfy({ $0.utf8.count <= 253 && $0.allSatisfy(isHostCharacter) }) else {
+                throw .usage(
+                    "\(origin): http-allowed-hosts must be host names or addresses separated by commas, such as gps.example.org, not \(DaemonConfiguration.shown(value))"
+                )
+            }
+            allowedHosts = names
         default:
             return false
         }

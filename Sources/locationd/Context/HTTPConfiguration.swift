@@ -1,8 +1,10 @@
 import Foundation
 import LocationState
+import Logging
 
-/// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH` and
-/// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default).
+/// The HTTP server's settings: `http = HOST:PORT | off`, `http-token-file = PATH`,
+/// `http-basemap = URL` (a tile URL template the page draws under its layers; none by default)
+/// and `http-allowed-hosts = NAME, ...` (more names the server answers to, ``HTTPAllowedHosts``).
 ///
 /// The server listens on loopback by default (``defaultPort``, 8947: clear of gpsd's
 /// 2947 and its DGPSIP 2948, and of the usual 8000/8080/8443). Any other address
@@ -21,6 +23,8 @@ struct HTTPConfiguration: Equatable, Sendable {
     var tokenFile: String?
     /// The basemap's tile URL template, checked by ``basemapOrigin(of:)``: `nil` draws none.
     var basemap: String?
+    /// Names besides the bound address and `localhost` that requests may carry in `Host`.
+    var allowedHosts: [String] = []
 
     /// Whether `host` is a loopback address or name, which is served without a token.
     var isLoopback: Bool {
@@ -36,6 +40,7 @@ struct HTTPConfiguration: Equatable, Sendable {
         if (enabled, host, port) != (other.enabled, other.host, other.port) { keys.append("http") }
         if tokenFile != other.tokenFile { keys.append("http-token-file") }
         if basemap != other.basemap { keys.append("http-basemap") }
+        if allowedHosts != other.allowedHosts { keys.append("http-allowed-hosts") }
         return keys
     }
 
@@ -56,11 +61,12 @@ struct HTTPConfiguration: Equatable, Sendable {
         return "\(scheme)://\(shownHost)\(url.port.map { ":\($0)" } ?? "")"
     }
 
-    /// The bearer token, read from ``tokenFile``; `nil` when none is configured.
+    /// The bearer token, read from ``tokenFile``; `nil` when none is configured. A file
+    /// that other users may read is used, with one warning in the log.
     ///
     /// - Throws: `usage` (exit 64) when the address is not loopback and no token file is
     ///   named, or when the file is empty; `fileNotFound`/`fileUnreadable` when it cannot be read.
-    func loadToken() throws(LocationError) -> [UInt8]? {
+    func loadToken(logger: Logger) throws(LocationError) -> [UInt8]? {
         guard enabled else { return nil }
         guard let tokenFile else {
             if isLoopback { return nil }
@@ -68,10 +74,7 @@ struct HTTPConfiguration: Equatable, Sendable {
                 "http: serving \(host), which is not a loopback address, needs a bearer token: set http-token-file to a file that holds one"
             )
         }
-        guard FileManager.default.fileExists(atPath: tokenFile) else { throw .fileNotFound(path: tokenFile) }
-        guard let data = FileManager.default.contents(atPath: tokenFile) else {
-            throw .fileUnreadable(path: tokenFile, reason: "permission denied")
-        }
+        let data = try ConfiguredFile.secret(at: tokenFile, naming: "http-token-file", logger: logger)
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard token.utf8.count >= 16 else {
             throw .usage("\(tokenFile): the http token must be at least 16 characters long")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request on the control socket, in the style of gpsd's protocol (`?LAST;`).
 ///
 /// Requests start with `?`, name a command in upper case, may carry a JSON
@@ -18,6 +20,8 @@ enum ControlRequest: Equatable, Sendable {
     case regions
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
+    /// A known request with an argument it cannot take; the message says why.
+    case invalid(String)
 
     /// Parses one request, without its terminator.
     init(parsing text: Substring) {
@@ -34,11 +38,23 @@ enum ControlRequest: Equatable, Sendable {
         case "STATUS": self = .status
         case "VERSION": self = .version
         case "REGIONS": self = .regions
-        case "WATCH":
-            let compact = argument.filter { !$0.isWhitespace }
-            self = compact.contains("\"enable\":false") ? .unwatch : .watch
+        case "WATCH": self = Self.watch(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
+    }
+
+    /// `?WATCH;`, or `?WATCH=` with a JSON object whose `enable` (true by default) turns the
+    /// stream on or off; anything else is answered with an error, as gpsd does, and changes nothing.
+    private static func watch(_ argument: Substring) -> ControlRequest {
+        guard !argument.allSatisfy(\.isWhitespace) else { return .watch }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(argument.utf8)) as? [String: Any] else {
+            return .invalid("Invalid WATCH: not a JSON object: \(argument.prefix(64))")
+        }
+        guard let enable = object["enable"] else { return .watch }
+        guard let flag = enable as? Bool else {
+            return .invalid("Invalid WATCH: enable must be true or false")
+        }
+        return flag ? .watch : .unwatch
     }
 
     /// Splits buffered bytes into complete requests; returns them, how many bytes they

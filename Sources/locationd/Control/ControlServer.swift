@@ -243,6 +243,8 @@ private final class ControlConnection: ChannelInboundHandler {
             Self.send(ControlReply.watch(enabled: false), on: channel)
         case .unknown(let name):
             Self.send(ControlReply.error("unrecognized request '\(name)'"), on: channel)
+        case .invalid(let message):
+            Self.send(ControlReply.error(message), on: channel)
         }
     }
 

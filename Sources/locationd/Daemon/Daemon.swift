@@ -52,7 +52,7 @@ final class Daemon: Sendable {
         context.timeline = TimelineRecorder(
             configuration: configuration.motion,
             store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
-        context.httpToken = try configuration.http.loadToken()
+        context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
             // On the listeners' queue, so that a fix wakes one thread for all of them.
             context.mqtt = try MQTTPublisher(

@@ -32,7 +32,12 @@ struct DaemonLogHandler: LogHandler {
         set { stream[metadataKey: key] = newValue }
     }
 
+    /// Writes the event as one line: a newline or escape sequence in a message (a region's
+    /// name, a path, a peer's words) is escaped, so that it can neither forge a line nor
+    /// reach the terminal.
     func log(event: LogEvent) {
+        var event = event
+        event.message = "\(event.message.description.escapedForTerminal)"
         stream.log(event: event)
     }
 }

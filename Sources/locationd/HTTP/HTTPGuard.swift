@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// What every request passes first: the bearer token when one is configured, the
-/// size of an announced body, and one-line JSON reasons for every error below it.
+/// What every request passes first: its `Host` (``HTTPAllowedHosts``, 421 otherwise),
+/// the bearer token when one is configured, the size of an announced body, and
+/// one-line JSON reasons for every error below it.
 ///
 /// The token is accepted as `Authorization: Bearer TOKEN` or, for the page's own
 /// requests (a browser cannot add headers to a page load or an `EventSource`), as the
@@ -10,12 +11,19 @@ import Hummingbird
 struct HTTPGuard: RouterMiddleware {
     typealias Context = HTTPRequestContext
 
+    let hosts: HTTPAllowedHosts
     let token: [UInt8]?
     let maxBodyBytes: Int
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        guard hosts.allows(request.head.authority, port: context.channel.localAddress?.port) else {
+            let host = request.head.authority.map { "'\($0.prefix(100))'" } ?? "none"
+            return HTTPAnswer.error(
+                .misdirectedRequest,
+                "this server does not answer for the host \(host); name it in http-allowed-hosts to serve it")
+        }
         if let token {
             guard let offered = Self.offeredToken(request) else {
                 return HTTPAnswer.error(.unauthorized, "a bearer token is required (Authorization: Bearer TOKEN)")

@@ -46,7 +46,9 @@ struct HTTPService: Service {
 
     func run() async throws {
         let router = Router(context: HTTPRequestContext.self)
-        router.add(middleware: HTTPGuard(token: token, maxBodyBytes: limits.maxBodyBytes))
+        router.add(
+            middleware: HTTPGuard(
+                hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
@@ -54,10 +56,9 @@ struct HTTPService: Service {
         let configuration = configuration
         let logger = logger
         let authenticated = token != nil
-        // The server as Hummingbird's `Application.run` builds it, without the service it
-        // adds to refresh the `Date` header every second: at 10 Hz that timer was about
-        // a tenth of an idle daemon's CPU. `HTTPDate` formats the header when a second
-        // has passed since the last answer, on the answering thread.
+        // The server as Hummingbird's `Application.run` builds it, without its timer that
+        // refreshes the `Date` header every second and keeps an idle daemon awake;
+        // `HTTPDate` formats the header on the answering thread instead.
         let responder = router.buildResponder()
         let server = try HTTPServerBuilder.http1(
             configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
@@ -67,7 +68,8 @@ struct HTTPService: Service {
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
             responder: { request, writer, channel in
-                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let context = HTTPRequestContext(
+                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)

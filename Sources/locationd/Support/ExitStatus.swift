@@ -27,6 +27,7 @@ enum ExitStatus {
         switch error.kind {
         case .usage: usage
         case .noInput: noInput
+        case .dataError: dataError
         case .unavailable: unavailable
         case .cannotWrite: cannotCreate
         case .internalError: software
@@ -37,7 +38,7 @@ enum ExitStatus {
 extension LocationError {
     /// Prints the error as one line on stderr and ends the command with its sysexits status.
     func exit() -> ExitCode {
-        StandardError.write("locationd: \(message)\n")
+        StandardError.line("locationd: \(message)")
         return ExitCode(ExitStatus.code(for: self))
     }
 }

@@ -24,6 +24,22 @@ func runLocationd(_ arguments: [String]) async throws -> Run {
     try await runProgram(locationdBinary().path, arguments)
 }
 
+/// Runs `locationd arguments` whose stdout is not read; one still running after 20 s
+/// (it should have refused at once) is a failure, recorded by `waitUntil`, and is killed.
+func runLocationdBounded(_ arguments: [String]) async throws -> Run {
+    let process = Process()
+    process.executableURL = locationdBinary()
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    if (try? await waitUntil(seconds: 20) { !process.isRunning }) == nil { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return Run(status: process.terminationStatus, stdout: "", stderr: stderr)
+}
+
 /// Runs the program at `path` with `arguments` and waits for it to exit, on a
 /// thread of its own (see ``offThePool(_:)``).
 func runProgram(_ path: String, _ arguments: [String]) async throws -> Run {

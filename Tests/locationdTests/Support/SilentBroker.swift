@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A "broker" on a free loopback port that accepts the MQTT connection (CONNACK, code 0)
-/// and then reads every packet without ever answering: no PUBACK, no PINGRESP. It counts
+/// and then reads every packet without ever answering: no PUBACK, and no PINGRESP unless
+/// asked (`answersPings`: a broker that keeps the session but acknowledges nothing). It counts
 /// the PUBLISH packets it got, so a test can tell a message reached the broker from one
 /// that was stored.
 final class SilentBroker: @unchecked Sendable {
@@ -19,7 +20,7 @@ final class SilentBroker: @unchecked Sendable {
     var publishes: Int { counter.publishes.load(ordering: .relaxed) }
     private let stopped = Atomic<Bool>(false)
 
-    init() throws {
+    init(answersPings: Bool = false) throws {
         let (fd, port) = try listenOnLoopback(backlog: 16)
         (self.fd, self.port) = (fd, port)
         let counter = counter
@@ -30,14 +31,14 @@ final class SilentBroker: @unchecked Sendable {
                     if errno == EINTR { continue }
                     return
                 }
-                Thread.detachNewThread { Self.serve(client, counter: counter) }
+                Thread.detachNewThread { Self.serve(client, counter: counter, answersPings: answersPings) }
             }
         }
     }
 
     /// Reads packets (a fixed header: the type in the first byte's high nibble, then the
     /// remaining length as a base-128 number) until the client goes; answers CONNECT only.
-    private static func serve(_ client: Int32, counter: Counter) {
+    private static func serve(_ client: Int32, counter: Counter, answersPings: Bool) {
         defer { close(client) }
         readMessages(from: client) { pending in
             while let (type, length) = header(pending), pending.count >= length {
@@ -47,6 +48,9 @@ final class SilentBroker: @unchecked Sendable {
                     let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
                     guard write(client, connack, connack.count) == connack.count else { return false }
                 case 3: counter.publishes.add(1, ordering: .relaxed)
+                case 12 where answersPings:
+                    let pingresp: [UInt8] = [0xD0, 0x00]
+                    guard write(client, pingresp, pingresp.count) == pingresp.count else { return false }
                 default: break
                 }
             }

@@ -16,8 +16,9 @@ final class WebDriver: @unchecked Sendable {
     private let session: String
     private let profile: String
 
-    /// Starts chromedriver on a free port and a headless Chromium session with a window of `width`×`height`.
-    init(width: Int = 1200, height: Int = 800) async throws {
+    /// Starts chromedriver on a free port and a headless Chromium session with a window of
+    /// `width`×`height`, and Chromium's `arguments` besides the usual ones.
+    init(width: Int = 1200, height: Int = 800, arguments: [String] = []) async throws {
         let port = try GPSFake.freeLoopbackPort()
         profile = NSTemporaryDirectory() + "locationd-chromium-" + UUID().uuidString.prefix(8)
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
@@ -26,6 +27,11 @@ final class WebDriver: @unchecked Sendable {
         driver.standardError = FileHandle.nullDevice
         try driver.run()
         client = HTTPTestClient(port: port)
+        let chromiumArguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                "--hide-scrollbars", "--window-size=\(width),\(height)", "--user-data-dir=\(profile)",
+            ] + arguments
         try await waitUntil(seconds: 20) { (try? connectTCP(port: port)) != nil }
         let answer = try await client.request(
             "POST", "/session",
@@ -35,11 +41,7 @@ final class WebDriver: @unchecked Sendable {
                         "browserName": "chrome",
                         "goog:chromeOptions": [
                             "binary": "/usr/bin/chromium",
-                            "args": [
-                                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                "--disable-extensions", "--hide-scrollbars", "--window-size=\(width),\(height)",
-                                "--user-data-dir=\(profile)",
-                            ],
+                            "args": chromiumArguments,
                         ],
                     ]
                 ]

@@ -59,6 +59,15 @@ struct GeoJSONByteReader: ~Copyable {
         return nil
     }
 
+    /// Skips a UTF-8 byte order mark at the start of the file, which editors on Windows
+    /// write and the configuration file accepts too.
+    mutating func skipByteOrderMark() throws(RegionFileProblem) {
+        guard byteOffset == 0, try peek() == 0xEF, end - position >= 3, buffer[position + 1] == 0xBB,
+            buffer[position + 2] == 0xBF
+        else { return }
+        position += 3
+    }
+
     /// Consumes the next token byte, which must be `expected`.
     mutating func expect(_ expected: UInt8) throws(RegionFileProblem) {
         let byte = try peekToken()

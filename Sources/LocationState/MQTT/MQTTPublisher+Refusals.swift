@@ -1,0 +1,74 @@
+import CMosquitto
+import Dispatch
+import Foundation
+
+/// What the publisher does when a message cannot get through: libmosquitto refuses it
+/// (dropped, counted, one line), or the broker stops acknowledging (one line and
+/// `stalled` in `?STATUS;` until a PUBACK comes). On ``queue``.
+extension MQTTPublisher {
+    /// Whether libmosquitto refused a message for what it is (its topic or payload), so
+    /// that sending it again can never work, rather than for the connection.
+    static func refusesForGood(_ rc: Int32) -> Bool {
+        [MOSQ_ERR_INVAL, MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_MALFORMED_UTF8, MOSQ_ERR_OVERSIZE_PACKET]
+            .map(\.rawValue).contains(rc)
+    }
+
+    /// Drops a stored message libmosquitto will never send, so that it does not hold up
+    /// the ones after it; the first of an episode is logged, every one counted in `dropped`.
+    func refuse(_ message: MQTTOutbox.Message, _ rc: Int32) {
+        refused += 1
+        acknowledged.append(message.id)
+        lastHandedOver = message.id
+        if !removalScheduled {
+            removalScheduled = true
+            queue.asyncAfter(deadline: .now() + .seconds(1)) { self.removeAcknowledged() }
+        }
+        if refused == 1 || refused.isMultiple(of: 1000) {
+            logger.error(
+                "MQTT: cannot send a message to \(message.topic.prefix(80).escapedForTerminal)… (\(message.topic.utf8.count)-byte topic, \(message.payload.count)-byte payload): \(Self.describe(rc)); dropped (\(refused) so far, counted in ?STATUS;'s dropped)"
+            )
+        }
+        updateSnapshot()
+    }
+
+    /// A message was handed to libmosquitto: when none was waiting for its PUBACK, the
+    /// broker's time to acknowledge starts now.
+    func noteHandedOver() {
+        if unacknowledged == 0 { lastProgress = DispatchTime.now().uptimeNanoseconds }
+        scheduleStallCheck()
+    }
+
+    /// A PUBACK came: the broker is acknowledging (again).
+    func noteAcknowledged() {
+        lastProgress = DispatchTime.now().uptimeNanoseconds
+        guard stalled else { return }
+        stalled = false
+        logger.notice("MQTT broker \(brokerAddress) acknowledges again")
+        updateSnapshot()
+    }
+
+    /// The connection ended: a stall ends with it (the outage is logged instead).
+    func clearStall() {
+        stalled = false
+    }
+
+    private func scheduleStallCheck() {
+        guard !stallCheckScheduled, !stalled else { return }
+        stallCheckScheduled = true
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: lastProgress + acknowledgementTimeout)) {
+            self.checkStall()
+        }
+    }
+
+    private func checkStall() {
+        stallCheckScheduled = false
+        guard connected, unacknowledged > 0, !stalled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= lastProgress + acknowledgementTimeout else { return scheduleStallCheck() }
+        stalled = true
+        logger.warning(
+            "MQTT broker \(brokerAddress): no PUBACK for \((now - lastProgress) / 1_000_000_000) s while \(unacknowledged) messages wait; it may be refusing them (a topic or message too long, an ACL); they stay in the outbox"
+        )
+        updateSnapshot()
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files of a SQLite database in the data directory (the database, its `-wal` and
+/// `-shm`): private whatever the umask, and never reached through a symbolic link.
+///
+/// SQLite creates `-wal` and `-shm` with the database file's mode, so a database file
+/// created 0600 before SQLite opens it keeps all three private.
+enum SQLiteFiles {
+    /// Throws when the database, its `-wal` or its `-shm` file is a symbolic link.
+    static func refuseLinks(_ path: String) throws(LocationError) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: file) }
+        }
+    }
+
+    /// Creates the database file with mode 0600 when missing, never through a
+    /// symbolic link, and takes group and other permissions away from it and its
+    /// `-wal` and `-shm` files when they are ours (files made by an older version).
+    static func createPrivate(_ path: String) throws(LocationError) {
+        try refuseLinks(path)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .symbolicLink(path: path) }
+            throw .cannotWrite(path: path, reason: SystemCall.message())
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .databaseCorrupt(path: path, reason: "it is not a regular file")
+        }
+        if info.st_mode & 0o077 != 0, info.st_uid == geteuid() { fchmod(descriptor, 0o600) }
+        for file in [path + "-wal", path + "-shm"] {
+            var journal = stat()
+            if lstat(file, &journal) == 0, journal.st_mode & S_IFMT == S_IFREG, journal.st_mode & 0o077 != 0,
+                journal.st_uid == geteuid()
+            {
+                chmod(file, 0o600)
+            }
+        }
+    }
+}
