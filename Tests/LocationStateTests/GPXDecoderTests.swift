@@ -24,7 +24,8 @@ private func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEv
 private func date(_ text: String) -> Date? { UTCCalendar.parseISO8601(text) }
 
 /// GPX files as common producers write them (synthesized here, after their published
-/// formats), and bad XML (issue #14, part 2).
+/// formats), and bad XML.
+@Suite(.timeLimit(.minutes(1)))
 struct GPXDecoderTests {
     /// Garmin Connect / Edge: TrackPointExtension v1 (heart rate, cadence) under a prefix
     /// of its own choosing, and v2 with speed and course.

@@ -19,7 +19,7 @@ private func countingFileSystem(_ saves: TileEventLog<Data>) -> FileSystem {
 /// The clock of these tests: `TileFixtures.time(0)`, 2027-01-15T08:00:00Z.
 private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
 
-@Test func theLastFixSurvivesARestartAsRestored() throws {
+@Test(.timeLimit(.minutes(1))) func theLastFixSurvivesARestartAsRestored() throws {
     let directory = try TileFixtures.directory().path
     let fix = TileFixtures.fix(52.5, 13.4, at: -10)
     do {
@@ -43,7 +43,7 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
     #expect(reopened.lastFix == newer)
 }
 
-@Test func writesAreThrottledAndCoalesced() async throws {
+@Test(.timeLimit(.minutes(1))) func writesAreThrottledAndCoalesced() async throws {
     #expect(LastFixStore.Configuration().writeInterval == .seconds(5))
     let saves = TileEventLog<Data>()
     let store = try LastFixStore(
@@ -61,11 +61,13 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
     #expect(saves.events.count == 2, "nothing new to write")
 }
 
-@Test(arguments: [
-    (-20.0, LastFixStore.Rejection.older),  // older than the stored fix at -10
-    (3600.0, .future),  // an hour ahead of the clock
-    (61.0, .future),  // just beyond the 60 s tolerance
-])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        (-20.0, LastFixStore.Rejection.older),  // older than the stored fix at -10
+        (3600.0, .future),  // an hour ahead of the clock
+        (61.0, .future),  // just beyond the 60 s tolerance
+    ])
 func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStore.Rejection) throws {
     let messages = LogRecorder()
     let store = try LastFixStore(
@@ -82,14 +84,14 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(notices.first?.1.contains(reason == .older ? "older" : "ahead of the system clock") == true)
 }
 
-@Test func aFixWithinTheFutureToleranceIsTaken() throws {
+@Test(.timeLimit(.minutes(1))) func aFixWithinTheFutureToleranceIsTaken() throws {
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let ahead = TileFixtures.fix(52.5, 13.4, at: 59)
     store.record(ahead)
     #expect(store.lastFix == ahead)
 }
 
-@Test func fixesWithoutTimeOrPositionLeaveTheLastFix() throws {
+@Test(.timeLimit(.minutes(1))) func fixesWithoutTimeOrPositionLeaveTheLastFix() throws {
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let kept = TileFixtures.fix(52.5, 13.4, at: -10)
     store.record(kept)
@@ -103,7 +105,7 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(store.rejected == [.untimed: 1])
 }
 
-@Test func aCorruptStoredFixIsMovedAsideAndTheStoreStartsEmpty() throws {
+@Test(.timeLimit(.minutes(1))) func aCorruptStoredFixIsMovedAsideAndTheStoreStartsEmpty() throws {
     let directory = try TileFixtures.directory()
     let file = directory.appendingPathComponent("lastFix.json")
     try Data("{\"class\":\"TPV\",\"lat\":".utf8).write(to: file)
@@ -116,7 +118,7 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(try LastFixStore(directory: directory.path, now: testNow).lastFix?.lat == 52.5)
 }
 
-@Test func aLastFixStoreAttachedToTheDeviceLocationKeepsTheNewestFix() async throws {
+@Test(.timeLimit(.minutes(1))) func aLastFixStoreAttachedToTheDeviceLocationKeepsTheNewestFix() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let queue = DispatchQueue(label: "test.lastfix")
@@ -126,4 +128,91 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     deviceLocation ~> nil
     try await drain(queue)
     #expect(store.lastFix?.lat == 52.6)
+}
+
+@Suite(.timeLimit(.minutes(1))) struct RestoredLastFixTests {
+    private static let good =
+        #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":13.4,"source":"gpsd"}"#
+
+    @Test(arguments: [
+        "{}", #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":999,"lon":13.4}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":-181}"#,
+        #"{"class":"TPV","mode":1,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":13.4}"#,
+        #"{"class":"TPV","mode":3,"lat":52.5,"lon":13.4}"#,
+        #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":13.4,"eph":-4}"#,
+    ])
+    func anInvalidStoredFixIsMovedAsideNotRestored(_ json: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/lastFix.json"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(json.utf8)))
+            let log = LogRecorder()
+            let store = try LastFixStore(directory: directory, logger: log.logger)
+            #expect(store.lastFix == nil)
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+                $0.hasPrefix("lastFix.corrupt-")
+            }
+            try #require(aside.count == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + aside[0])) == Data(json.utf8))
+        }
+    }
+
+    @Test func aStoredFileLargerThan64KiBIsMovedAsideUnread() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/lastFix.json"
+            let padded = Self.good.dropLast() + #","device":""# + String(repeating: "x", count: 70_000) + #""}"#
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(padded.utf8)))
+            let store = try LastFixStore(directory: directory)
+            #expect(store.lastFix == nil)
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test func aValidStoredFixIsRestored() throws {
+        try withTemporaryDirectory { directory in
+            #expect(FileManager.default.createFile(atPath: directory + "/lastFix.json", contents: Data(Self.good.utf8)))
+            let store = try LastFixStore(directory: directory)
+            #expect(store.lastFix?.lat == 52.5)
+            #expect(store.lastFix?.source == .restored)
+        }
+    }
+
+    @Test func aStoredFixFromTheFutureDoesNotBlockNewFixes() throws {
+        try withTemporaryDirectory { directory in
+            let now = Date()
+            let future = Location(
+                time: now.addingTimeInterval(86_400 * 365), mode: .threeD, lat: 1, lon: 2, source: .gpsd)
+            try JSONEncoder().encode(future).write(to: URL(fileURLWithPath: directory + "/lastFix.json"))
+            let store = try LastFixStore(directory: directory, now: { now })
+            #expect(store.lastFix?.source == .restored)
+            let live = Location(time: now, mode: .threeD, lat: 52.5, lon: 13.4, source: .gpsd)
+            store.record(live)
+            #expect(store.lastFix == live)
+            #expect(store.rejected.isEmpty)
+            try store.flush()
+            let stored = try JSONDecoder().decode(
+                Location.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/lastFix.json")))
+            #expect(stored.lat == 52.5)
+        }
+    }
+
+    @Test func aFailingWriteIsLoggedOncePerOutage() throws {
+        let root = try TileFixtures.directory().path
+        let directory = root + "/data"
+        let log = LogRecorder()
+        let store = try LastFixStore(
+            directory: directory, configuration: .init(writeInterval: .zero), logger: log.logger,
+            now: { TileFixtures.time(100) })
+        // A real failing write: the directory the temporary file goes to is gone.
+        try FileManager.default.removeItem(atPath: directory)
+        // Each fix hands a write to the store's writer at once (interval zero): every
+        // one used to fail and be logged.
+        for second in 0..<50 { store.record(TileFixtures.fix(52.5, 13.4, at: Double(second))) }
+        #expect(throws: LocationError.self) { try store.flush() }
+        #expect(log.messages(at: .error).count == 1, "\(log.messages(at: .error))")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try store.flush()
+        #expect(log.messages(at: .notice).contains { $0.contains("works again") })
+        #expect(log.messages(at: .error).count == 1)
+    }
 }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LocationState
 
+@Suite(.timeLimit(.minutes(1)))
 struct LocationJSONTests {
     static let full = Location(
         time: Date(timeIntervalSince1970: 1_709_640_000.25), mode: .threeD, status: 2, lat: -33.868_8, lon: 151.209_3,
@@ -129,6 +130,7 @@ struct LocationJSONTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct LocationJSONEscapingTests {
     @Test func deviceNamesAreEscaped() throws {
         let fix = Location(mode: .twoD, lat: 1, lon: 2, source: .gpsd, device: "/dev/\"odd\\name\u{01}")
@@ -142,6 +144,7 @@ struct LocationJSONEscapingTests {
 /// replay output) and `Codable` (`?LAST;` through ``JSONLineEncoder``, the stored last fix
 /// through `JSONEncoder`), hold each other to the same output: the same keys in the same
 /// order and the same numbers, non-finite ones left out by both.
+@Suite(.timeLimit(.minutes(1)))
 struct TPVEncodersAgreeTests {
     /// A fix with each field present or not, and numbers of every magnitude, ties,
     /// negative zero and non-finite values among them.
@@ -238,18 +241,5 @@ struct TPVEncodersAgreeTests {
             #expect(!json.contains("lat") && !json.contains("lon") && !json.contains("altHAE"), "\(json)")
             #expect(json.contains(#""speed":1"#), "\(json)")
         }
-    }
-}
-
-struct JSONStringTests {
-    /// Every string comes back as it went in through a JSON parser, whatever it holds.
-    @Test(arguments: [
-        "", "plain", "quote \" and backslash \\", "slash / stays", "line\nfeed\rreturn\ttab",
-        String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }), "\u{7F} é 日本 🚗",
-    ])
-    func quotedStringsParseBackToThemselves(_ text: String) throws {
-        let parsed = try JSONDecoder().decode([String].self, from: Data("[\(text.jsonQuoted)]".utf8))
-        #expect(parsed == [text])
-        #expect(text.jsonQuoted.unicodeScalars.allSatisfy { $0.value >= 0x20 }, "a raw control character")
     }
 }

@@ -15,6 +15,7 @@ func body(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> 
     return sentence.body
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct NMEAParserTests {
     @Test func checksumIsTheXorOfTheBody() {
         #expect(NMEAChecksum.hex("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") == "47")
@@ -58,7 +59,7 @@ struct NMEAParserTests {
 
     @Test func ggaFields() throws {
         let line = nmea("GPGGA,123519.25,4807.038,N,01131.000,E,2,08,0.9,545.4,M,46.9,M,,")
-        guard case .gga(let gga) = body(line) else { Issue.record("parsed to another sentence type"); return }
+        let gga = try #require(body(line)?.gga, "parsed to another sentence type")
         #expect(gga.timeOfDay == ((12 * 60 + 35) * 60 + 19) * 1000 + 250)
         #expect(abs(try #require(gga.latitude) - (48 + 7.038 / 60)) < 1e-12)
         #expect(abs(try #require(gga.longitude) - (11 + 31.0 / 60)) < 1e-12)
@@ -76,10 +77,9 @@ struct NMEAParserTests {
         ("8959.999,N", "17959.999,E", 89.999_983_333, 179.999_983_333),
         ("3354.5087,S", "15112.1234,E", -33.908_478_333, 151.202_056_667),
     ])
-    func hemispheresAndThreeDigitLongitudes(latitude: String, longitude: String, lat: Double, lon: Double) {
-        guard case .gll(let gll) = body(nmea("GPGLL,\(latitude),\(longitude),120000,A,A")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func hemispheresAndThreeDigitLongitudes(latitude: String, longitude: String, lat: Double, lon: Double) throws {
+        let gll = try #require(
+            body(nmea("GPGLL,\(latitude),\(longitude),120000,A,A"))?.gll, "parsed to another sentence type")
         #expect(abs((gll.latitude ?? .nan) - lat) < 1e-8)
         #expect(abs((gll.longitude ?? .nan) - lon) < 1e-8)
     }
@@ -88,17 +88,13 @@ struct NMEAParserTests {
         "4807.038,X,01131.000,E", "4807.038,N,01131.000,", "9107.000,N,01131.000,E", "4807.038,N,18100.000,E",
         "4861.000,N,01131.000,E", ",N,01131.000,E", "48O7.038,N,01131.000,E",
     ])
-    func badPositionsAreAbsent(_ position: String) {
-        guard case .gll(let gll) = body(nmea("GPGLL,\(position),120000,A,A")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func badPositionsAreAbsent(_ position: String) throws {
+        let gll = try #require(body(nmea("GPGLL,\(position),120000,A,A"))?.gll, "parsed to another sentence type")
         #expect(gll.latitude == nil || gll.longitude == nil)
     }
 
-    @Test func emptyFieldsAreNil() {
-        guard case .gga(let gga) = body(nmea("GPGGA,,,,,,0,,,,M,,M,,")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    @Test func emptyFieldsAreNil() throws {
+        let gga = try #require(body(nmea("GPGGA,,,,,,0,,,,M,,M,,"))?.gga, "parsed to another sentence type")
         #expect(gga == NMEASentence.GGA(quality: 0))
     }
 
@@ -114,8 +110,9 @@ struct NMEAParserTests {
     }
 
     @Test func rmcFields() throws {
-        guard case .rmc(let rmc) = body(nmea("GPRMC,225446.33,A,4916.45,N,12311.12,W,000.5,054.7,191194,020.3,E,D"))
-        else { Issue.record("parsed to another sentence type"); return }
+        let rmc = try #require(
+            body(nmea("GPRMC,225446.33,A,4916.45,N,12311.12,W,000.5,054.7,191194,020.3,E,D"))?.rmc,
+            "parsed to another sentence type")
         #expect(rmc.timeOfDay == ((22 * 60 + 54) * 60 + 46) * 1000 + 330)
         #expect(rmc.status == UInt8(ascii: "A"))
         #expect(rmc.speedKnots == 0.5)
@@ -130,66 +127,60 @@ struct NMEAParserTests {
         ("010180", 1980, 1, 1), ("311299", 1999, 12, 31), ("010100", 2000, 1, 1), ("291224", 2024, 12, 29),
         ("310179", 2079, 1, 31), ("290200", 2000, 2, 29),
     ])
-    func twoDigitYearsFallIn1980To2079(ddmmyy: String, year: Int, month: Int, day: Int) {
-        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func twoDigitYearsFallIn1980To2079(ddmmyy: String, year: Int, month: Int, day: Int) throws {
+        let rmc = try #require(
+            body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,"))?.rmc, "parsed to another sentence type")
         #expect(rmc.date == NMEADate(year: year, month: month, day: day))
     }
 
     @Test(arguments: ["320124", "001224", "011324", "290201", "1224", "3a0124"])
-    func impossibleDatesAreAbsent(_ ddmmyy: String) {
-        guard case .rmc(let rmc) = body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func impossibleDatesAreAbsent(_ ddmmyy: String) throws {
+        let rmc = try #require(
+            body(nmea("GPRMC,000000,A,4916.45,N,12311.12,W,0,0,\(ddmmyy),,"))?.rmc, "parsed to another sentence type")
         #expect(rmc.date == nil)
     }
 
     @Test(arguments: [("235959.999", 86_399_999), ("000000", 0), ("120000.5", 43_200_500), ("235960", 86_400_000)])
-    func timesOfDay(text: String, milliseconds: Int) {
-        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func timesOfDay(text: String, milliseconds: Int) throws {
+        let gll = try #require(
+            body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A"))?.gll, "parsed to another sentence type")
         #expect(gll.timeOfDay == milliseconds)
     }
 
     @Test(arguments: ["240000", "126000", "12000", "12:00:00", "120000.x"])
-    func badTimesAreAbsent(_ text: String) {
-        guard case .gll(let gll) = body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    func badTimesAreAbsent(_ text: String) throws {
+        let gll = try #require(
+            body(nmea("GPGLL,4916.45,N,12311.12,W,\(text),A"))?.gll, "parsed to another sentence type")
         #expect(gll.timeOfDay == nil)
     }
 
-    @Test func gsaSatellitesAndDops() {
-        guard case .gsa(let gsa) = body(nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    @Test func gsaSatellitesAndDops() throws {
+        let gsa = try #require(
+            body(nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"))?.gsa, "parsed to another sentence type")
         #expect(gsa.fixType == 3)
         #expect(gsa.satellites == [4, 5, 9, 12, 24])
         #expect(gsa.pdop == 2.5 && gsa.hdop == 1.3 && gsa.vdop == 2.1)
     }
 
-    @Test func gsaWithSystemID() {
-        guard case .gsa(let gsa) = body(nmea("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    @Test func gsaWithSystemID() throws {
+        let gsa = try #require(
+            body(nmea("GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2"))?.gsa, "parsed to another sentence type")
         #expect(gsa.satellites == [82, 66, 81])
         #expect(gsa.hdop == 0.64)
     }
 
-    @Test func gsvSatellites() {
-        guard case .gsv(let gsv) = body(nmea("GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00"))
-        else { Issue.record("parsed to another sentence type"); return }
+    @Test func gsvSatellites() throws {
+        let gsv = try #require(
+            body(nmea("GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00"))?.gsv,
+            "parsed to another sentence type")
         #expect(gsv.sentenceCount == 3 && gsv.sentenceIndex == 1 && gsv.satellitesInView == 11)
         #expect(gsv.satellites.map(\.id) == [3, 4, 6, 13])
         #expect(gsv.satellites[1] == .init(id: 4, elevation: 15, azimuth: 270, snr: 0))
     }
 
-    @Test func vtgFields() {
-        guard case .vtg(let vtg) = body(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    @Test func vtgFields() throws {
+        let vtg = try #require(
+            body(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A"))?.vtg, "parsed to another sentence type")
         #expect(
             vtg
                 == .init(
@@ -209,46 +200,53 @@ struct NMEAParserTests {
         #expect(gns.navigationalStatus == UInt8(ascii: "S"))
     }
 
-    @Test func zdaFourDigitYear() {
-        guard case .zda(let zda) = body(nmea("GPZDA,201530.00,04,07,2002,00,00")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+    @Test func zdaFourDigitYear() throws {
+        let zda = try #require(body(nmea("GPZDA,201530.00,04,07,2002,00,00"))?.zda, "parsed to another sentence type")
         #expect(zda.date == NMEADate(year: 2002, month: 7, day: 4))
         #expect(zda.timeOfDay == ((20 * 60 + 15) * 60 + 30) * 1000)
     }
 
-    @Test func gstFields() {
-        guard case .gst(let gst) = body(nmea("GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031")) else {
-            return
-        }
+    @Test func gstFields() throws {
+        let gst = try #require(
+            body(nmea("GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031"))?.gst,
+            "parsed to another sentence type")
         #expect(gst.latitudeError == 0.023 && gst.longitudeError == 0.020 && gst.altitudeError == 0.031)
         #expect(gst.orientation == 273.6)
     }
 
-    @Test func missingChecksumIsAcceptedWithEnoughFields() {
-        guard case .gga(let gga) = body("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,,") else {
-            return
-        }
+    @Test func missingChecksumIsAcceptedWithEnoughFields() throws {
+        let gga = try #require(
+            body("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,,")?.gga,
+            "parsed to another sentence type")
         #expect(gga.altitudeMSL == 545.4)
     }
 
     @Test func garbageBeforeTheSentenceIsSkipped() {
-        guard case .zda = body("\u{7F}xx$$GP" + nmea("GPZDA,201530.00,04,07,2002,00,00")) else {
-            Issue.record("parsed to another sentence type"); return
-        }
+        #expect(
+            body("\u{7F}xx$$GP" + nmea("GPZDA,201530.00,04,07,2002,00,00"))?.zda != nil,
+            "parsed to another sentence type")
     }
 
     @Test func trailingCarriageReturnsAndSpacesAreIgnored() {
-        guard case .zda = body(nmea("GPZDA,201530.00,04,07,2002,00,00") + "\r\r ") else {
-            Issue.record("parsed to another sentence type"); return
-        }
+        #expect(body(nmea("GPZDA,201530.00,04,07,2002,00,00") + "\r\r ")?.zda != nil, "parsed to another sentence type")
     }
 
     @Test func lowerCaseChecksumIsAccepted() {
         let other = "GPZDA,201548.00,04,07,2002,00,00"
         #expect(NMEAChecksum.hex(other) == "6F")
-        guard case .zda = body("$\(other)*\(NMEAChecksum.hex(other).lowercased())") else {
-            Issue.record("parsed to another sentence type"); return
-        }
+        #expect(
+            body("$\(other)*\(NMEAChecksum.hex(other).lowercased())")?.zda != nil, "parsed to another sentence type")
     }
+}
+
+/// The body as one kind of sentence, or nil: for `try #require(body(line)?.gga)`.
+extension NMEASentence.Body {
+    var gsv: NMEASentence.GSV? { if case .gsv(let s) = self { s } else { nil } }
+    var gga: NMEASentence.GGA? { if case .gga(let s) = self { s } else { nil } }
+    var gll: NMEASentence.GLL? { if case .gll(let s) = self { s } else { nil } }
+    var gsa: NMEASentence.GSA? { if case .gsa(let s) = self { s } else { nil } }
+    var gst: NMEASentence.GST? { if case .gst(let s) = self { s } else { nil } }
+    var rmc: NMEASentence.RMC? { if case .rmc(let s) = self { s } else { nil } }
+    var vtg: NMEASentence.VTG? { if case .vtg(let s) = self { s } else { nil } }
+    var zda: NMEASentence.ZDA? { if case .zda(let s) = self { s } else { nil } }
 }

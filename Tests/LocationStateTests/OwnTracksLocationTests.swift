@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite struct OwnTracksLocationTests {
+@Suite(.timeLimit(.minutes(1))) struct OwnTracksLocationTests {
     /// The payload as a dictionary, through Foundation's JSON parser (not ours).
     private func decode(_ bytes: [UInt8]?) throws -> [String: Any] {
         let bytes = try #require(bytes)
@@ -87,47 +87,5 @@ import Testing
         let will = try decode(OwnTracksStatus.lastWill(connectedAt: Date(timeIntervalSince1970: 42)))
         #expect(will["_type"] as? String == "lwt")
         #expect(will["tst"] as? Int == 42)
-    }
-}
-
-@Suite struct MQTTPublishingPolicyTests {
-    private static let start = Date(timeIntervalSince1970: 1_000_000)
-
-    private static func fix(_ seconds: Double, north metres: Double = 0) -> Location {
-        // One degree of latitude is about 111.2 km.
-        Location(
-            time: start.addingTimeInterval(seconds), mode: .twoD, lat: 50 + metres / 111_200, lon: 8, source: .gpsd)
-    }
-
-    @Test func everyFixWithoutAnInterval() {
-        let policy = MQTTPublishingPolicy()
-        #expect(policy.shouldPublish(Self.fix(0.1), at: Self.start, last: (Self.fix(0), Self.start)))
-    }
-
-    @Test(arguments: [
-        // seconds after the last published, metres moved, published?
-        (0.0, 0.0, false), (29.9, 0.0, false), (30.0, 0.0, true), (10.0, 99.0, false), (10.0, 101.0, true),
-        (-5.0, 0.0, true),
-    ])
-    func atMostOnePerIntervalUnlessMoved(seconds: Double, metres: Double, published: Bool) {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100)
-        let last = (Self.fix(0), Self.start)
-        #expect(policy.shouldPublish(Self.fix(seconds, north: metres), at: Self.start, last: last) == published)
-    }
-
-    @Test func noDistanceRuleWhenZero() {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 0)
-        #expect(!policy.shouldPublish(Self.fix(1, north: 10_000), at: Self.start, last: (Self.fix(0), Self.start)))
-    }
-
-    @Test func arrivalTimesWhenAFixHasNoTime() {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30)
-        let untimed = Location(mode: .twoD, lat: 50, lon: 8, source: .gpsd)
-        #expect(!policy.shouldPublish(untimed, at: Self.start.addingTimeInterval(29), last: (untimed, Self.start)))
-        #expect(policy.shouldPublish(untimed, at: Self.start.addingTimeInterval(31), last: (untimed, Self.start)))
-    }
-
-    @Test func theFirstFixAlwaysGoesOut() {
-        #expect(MQTTPublishingPolicy(minimumInterval: 3600).shouldPublish(Self.fix(0), at: Self.start, last: nil))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Testing
@@ -20,7 +21,7 @@ private func makeLogger(
 private let gate = (latitude: 52.5163, longitude: 13.3777)
 private let twoKilometresEast = 13.3777 + 0.0295236
 
-@Test func aFastSegmentFillsEveryTileInBetween() async throws {
+@Test(.timeLimit(.minutes(1))) func aFastSegmentFillsEveryTileInBetween() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -41,10 +42,12 @@ private let twoKilometresEast = 13.3777 + 0.0295236
     #expect(logger.counters.unjoined == 1)
 }
 
-@Test(arguments: [
-    (120.0, "a gap longer than a minute"),
-    (10.0, "a 200 m/s jump"),
-])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        (120.0, "a gap longer than a minute"),
+        (10.0, "a 200 m/s jump"),
+    ])
 func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
@@ -60,7 +63,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 
 /// `nil` between two fixes (a fix loss, a new GPX track segment) is an interruption: the
 /// fixes on either side are not joined, however close in time and space.
-@Test func fixesAcrossANoFixAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(1))) func fixesAcrossANoFixAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -75,7 +78,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 3)
 }
 
-@Test func fixesWithoutTimeAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(1))) func fixesWithoutTimeAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     var start = TileFixtures.fix(gate.latitude, gate.longitude, at: 0)
@@ -86,7 +89,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.stored.count == 2)
 }
 
-@Test func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
+@Test(.timeLimit(.minutes(1))) func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0, eph: 51))  // above the 50 m default
@@ -101,7 +104,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 1)
 }
 
-@Test func aVisitIsAnEntryNotAStay() async throws {
+@Test(.timeLimit(.minutes(1))) func aVisitIsAnEntryNotAStay() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [14])
     // Tile 14/8800/5373 spans 13.359375°...13.38134765625° E; its eastern neighbour is 8801.
@@ -122,7 +125,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(stored[Tile(zoom: 14, x: 8801, y: 5373)!]?.visits == 1)
 }
 
-@Test func everyConfiguredZoomIsLogged() async throws {
+@Test(.timeLimit(.minutes(1))) func everyConfiguredZoomIsLogged() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [0, 14, 17, 19])
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -134,7 +137,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
         ])
 }
 
-@Test func aFullBatchIsWrittenWithoutFlush() async throws {
+@Test(.timeLimit(.minutes(1))) func aFullBatchIsWrittenWithoutFlush() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, batchSize: 3)
     logger.record(TileFixtures.fix(gate.latitude, 13.3700, at: 0))
@@ -147,7 +150,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.count == 3)
 }
 
-@Test func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
+@Test(.timeLimit(.minutes(1))) func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, flushInterval: .milliseconds(20))
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -155,7 +158,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.map(\.tile) == [Tile(zoom: 17, x: 70406, y: 42987)!])
 }
 
-@Test func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
+@Test(.timeLimit(.minutes(1))) func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, log: messages.logger)
@@ -180,7 +183,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.failedWrites == 2)
 }
 
-@Test func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
+@Test(.timeLimit(.minutes(1))) func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, maxPendingTiles: 5, log: messages.logger)
@@ -195,4 +198,60 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     logger.record(TileFixtures.fix(gate.latitude, twoKilometresEast, at: 26))
     try await logger.flush()
     #expect(Set(sink.stored.keys) == [Tile(zoom: 17, x: 70417, y: 42987)!])
+}
+
+// Attached to the device location as a listener.
+@Test(.timeLimit(.minutes(1))) func aTileLoggerAttachedToTheDeviceLocationLogsEveryChange() async throws {
+    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    let sink = MemoryTileSink()
+    let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
+    let queue = DispatchQueue(label: "test.tiles")
+    deviceLocation.addListener(logger, on: queue, policy: .all)
+
+    // The fast segment of the logger tests, then the fix is lost.
+    deviceLocation ~> TileFixtures.fix(52.5163, 13.3777, at: 0)
+    deviceLocation ~> TileFixtures.fix(52.5163, 13.3777 + 0.0295236, at: 25)
+    deviceLocation ~> nil
+    try await drain(queue)
+    try await logger.close()
+
+    #expect(Set(sink.stored.keys) == Set((70406...70417).map { Tile(zoom: 17, x: $0, y: 42987)! }))
+    #expect(logger.counters.fixes == 2)
+    #expect(logger.counters.skipped == 1)
+}
+
+@Test(.timeLimit(.minutes(1))) func aReleasedTileLoggerStopsListening() async throws {
+    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    let sink = MemoryTileSink()
+    let queue = DispatchQueue(label: "test.tiles")
+    do {
+        let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
+        deviceLocation.addListener(logger, on: queue)
+        deviceLocation ~> TileFixtures.fix(52.5163, 13.3777, at: 0)
+        try await drain(queue)
+        try await logger.close()
+    }
+    deviceLocation ~> TileFixtures.fix(52.5163, 13.3877, at: 1)
+    try await drain(queue)
+    #expect(sink.writes.events.count == 1)
+    #expect(Set(sink.stored.keys) == [Tile(zoom: 17, x: 70406, y: 42987)!])
+}
+
+@Test(.timeLimit(.minutes(1))) func theAntimeridianSampleTrackLogsOnlyTheTilesAlongIt() async throws {
+    // 200 s east at 10 m/s near Fiji (16.8° S), from 179.991° E across 180°: about 2 km,
+    // some eight tiles of 290 m at zoom 17 on either side, none in between round the world.
+    let sink = MemoryTileSink()
+    let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
+    let (events, _) = try await replay(sampleTrack("antimeridian.nmea"))
+    for case .fix(let location) in events { logger.record(location) }
+    try await logger.close()
+
+    let tiles = sink.stored.keys
+    // Columns: 131068 for 179.991° E (python3, OSM formula) up to the last, then from 0.
+    let west = Set(tiles.filter { $0.x >= 65536 }.map(\.x)).sorted()
+    let east = Set(tiles.filter { $0.x < 65536 }.map(\.x)).sorted()
+    #expect(west == Array(131068...131071))
+    #expect(east == Array(0...(east.last ?? 0)) && (3...4).contains(east.last ?? 0))
+    #expect(Set(tiles.map(\.y)).count <= 2)
+    #expect(logger.counters.unjoined == 1)
 }

@@ -7,6 +7,7 @@ import Testing
 /// (`x = floor(n·(lon+180)/360)`, `y = floor(n·(1 − ln(tan φ + sec φ)/π)/2)`, `n = 2^z`),
 /// independently of the code under test.
 @Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (0.0, 0.0, 0, 0, 0),
         (0.0, 0.0, 1, 1, 1),  // the equator and the prime meridian are tile edges: the south-east tile
@@ -26,6 +27,7 @@ func knownPointsFallInKnownTiles(latitude: Double, longitude: Double, zoom: Int,
 }
 
 @Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (0.0, 180.0, 14, 0, 8192),  // 180° E is 180° W: the first column
         (0.0, -180.0, 14, 0, 8192),
@@ -39,6 +41,7 @@ func longitudeWrapsAtTheAntimeridian(latitude: Double, longitude: Double, zoom: 
 }
 
 @Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (89.9, 0.0, 14, 8192, 0),  // beyond the Web Mercator limit: clamped to the first row
         (90.0, 0.0, 19, 262144, 0),
@@ -51,7 +54,7 @@ func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: In
     #expect(Tile(latitude: latitude, longitude: longitude, zoom: zoom) == Tile(zoom: zoom, x: x, y: y))
 }
 
-@Test func boundsAreTheTileEdges() throws {
+@Test(.timeLimit(.minutes(1))) func boundsAreTheTileEdges() throws {
     // python3: lat = degrees(atan(sinh(pi·(1 − 2y/n)))), lon = x/n·360 − 180, for 14/8800/5373 and 14/8801/5374.
     let bounds = try #require(Tile(zoom: 14, x: 8800, y: 5373)).bounds
     #expect(abs(bounds.maxLat - 52.522905940278065) < 1e-12)
@@ -65,16 +68,18 @@ func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: In
     #expect(world.minLon == -180 && world.maxLon == 180)
 }
 
-@Test(arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])
 func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
     #expect(Tile(zoom: zoom, x: x, y: y) == nil)
 }
 
-@Test func descriptionIsTheTilePath() throws {
+@Test(.timeLimit(.minutes(1))) func descriptionIsTheTilePath() throws {
     #expect(try #require(Tile(zoom: 17, x: 70406, y: 42987)).description == "17/70406/42987")
 }
 
-@Test func aSegmentAlongAParallelCrossesEveryColumnBetween() {
+@Test(.timeLimit(.minutes(1))) func aSegmentAlongAParallelCrossesEveryColumnBetween() {
     // 2 km east of the Brandenburg Gate; python3 puts the end in column 70417 at zoom 17.
     let start = TilePoint(latitude: 52.5163, longitude: 13.3777, zoom: 17)
     let end = TilePoint(latitude: 52.5163, longitude: 13.40723, zoom: 17)
@@ -88,7 +93,7 @@ func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
     }
 }
 
-@Test func aSegmentAcrossTheAntimeridianTakesTheShortWay() {
+@Test(.timeLimit(.minutes(1))) func aSegmentAcrossTheAntimeridianTakesTheShortWay() {
     let start = TilePoint(latitude: 10, longitude: 179.99, zoom: 10)
     let end = TilePoint(latitude: 10, longitude: -179.99, zoom: 10)
     #expect(start.crossings(to: end).map(\.tile) == [Tile(zoom: 10, x: 1023, y: 483)!, Tile(zoom: 10, x: 0, y: 483)!])
@@ -98,6 +103,7 @@ func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
 /// Every tile that a dense sampling of the line touches is crossed, consecutive
 /// tiles share an edge, and nothing is crossed twice.
 @Test(
+    .timeLimit(.minutes(1)),
     arguments: [
         (52.5163, 13.3777, 52.4999, 13.4102, 17),
         (52.5163, 13.3777, 52.5300, 13.3500, 16),
@@ -150,19 +156,21 @@ struct SquarePattern: Sendable, CustomTestStringConvertible {
     var testDescription: String { rows.joined(separator: "/") }
 }
 
-@Test(arguments: [
-    SquarePattern(rows: ["....#", ".###.", ".####", ".###.", "#...."], size: 3, x: 1, y: 1),
-    SquarePattern(rows: ["#......", "#......", "###....", ".......", ".....##", ".....##"], size: 2, x: 5, y: 4),
-    // A 4 x 4 block with a hole is 2 x 2 at best; the first one in (y, x) order of its south-east tile.
-    SquarePattern(rows: ["####", "####", "##.#", "####"], size: 2, x: 0, y: 0),
-    SquarePattern(rows: ["#..", ".#.", "..#"], size: 1, x: 0, y: 0),
-    SquarePattern(rows: ["#####", "#####", "#####", "#####", "#####"], size: 5, x: 0, y: 0),
-])
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        SquarePattern(rows: ["....#", ".###.", ".####", ".###.", "#...."], size: 3, x: 1, y: 1),
+        SquarePattern(rows: ["#......", "#......", "###....", ".......", ".....##", ".....##"], size: 2, x: 5, y: 4),
+        // A 4 x 4 block with a hole is 2 x 2 at best; the first one in (y, x) order of its south-east tile.
+        SquarePattern(rows: ["####", "####", "##.#", "####"], size: 2, x: 0, y: 0),
+        SquarePattern(rows: ["#..", ".#.", "..#"], size: 1, x: 0, y: 0),
+        SquarePattern(rows: ["#####", "#####", "#####", "#####", "#####"], size: 5, x: 0, y: 0),
+    ])
 func maxSquareFindsTheLargestFullBlock(pattern: SquarePattern) {
     let expected = TileSquare(origin: Tile(zoom: 14, x: pattern.x, y: pattern.y)!, size: pattern.size)
     #expect(TileSquare.largest(in: pattern.tiles) == expected)
 }
 
-@Test func maxSquareOfNothingIsNil() {
+@Test(.timeLimit(.minutes(1))) func maxSquareOfNothingIsNil() {
     #expect(TileSquare.largest(in: []) == nil)
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Test func helpNamesTheTool() throws {
+@Test(.timeLimit(.minutes(1))) func helpNamesTheTool() throws {
     let process = Process()
     process.executableURL = locationdBinary()
     process.arguments = ["--help"]

@@ -154,10 +154,20 @@ struct GPSDBadPeerTests {
     /// more late line (which would spin on a closed socket).
     @Test func closedAfterASilenceIsNoticed() async throws {
         let server = try FakeGPSDServer(reply: Data((Self.version + Self.devices).utf8), then: .holdOpen)
-        let (events, task) = Self.start(Self.provider(port: server.port, log: CapturedLog()))
+        let timedOut = Mailbox<Void>()
+        let libgps = GPSDConnector.libgps(readTimeout: .milliseconds(100))
+        let connector = GPSDConnector { host, port throws(GPSDConnectionError) in
+            TimeoutReportingSession(try libgps.connect(host, port), timedOut: timedOut)
+        }
+        let provider = GPSDProvider(
+            host: "127.0.0.1", port: server.port,
+            backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(200)),
+            pollInterval: .milliseconds(100), greetingTimeout: .seconds(1), logger: CapturedLog().logger(),
+            connector: connector)
+        let (events, task) = Self.start(provider)
         defer { task.cancel() }
         #expect(try await events.next() == .connected)
-        try await Task.sleep(for: .milliseconds(500))  // five timed-out reads
+        for _ in 0..<5 { try await timedOut.next(within: .seconds(10), "a timed-out read") }
         server.stop()
         let reason = try #require(Self.reason(of: try await events.next(within: .seconds(10))))
         #expect(reason.contains("closed"), "\(reason)")
@@ -174,7 +184,9 @@ struct GPSDBadPeerTests {
         // proves the stop; the bound only turns a hang into a failure before the
         // suite's time limit (no tighter bound: a loaded machine may take seconds).
         let stopped = Mailbox<Void>()
-        Task { try await task.value; stopped.post(()) }
+        Task {
+            try await task.value; stopped.post(())
+        }
         _ = try await stopped.next(within: .seconds(30), "run to return after cancellation") { true }
     }
 
@@ -198,5 +210,25 @@ struct GPSDBadPeerTests {
         let reason = try #require(Self.reason(of: try await events.next(within: .seconds(20))))
         #expect(reason.contains("no-such-host.invalid:2947 is not reachable"), "\(reason)")
         _ = try await log.lines.next("the warning") { $0.hasPrefix("warning") && $0.contains("no-such-host.invalid") }
+    }
+}
+
+/// A gpsd session that posts each read that timed out, so that a test can wait for them.
+private final class TimeoutReportingSession: GPSDSession {
+    let session: any GPSDSession
+    let timedOut: Mailbox<Void>
+
+    init(_ session: any GPSDSession, timedOut: Mailbox<Void>) {
+        (self.session, self.timedOut) = (session, timedOut)
+    }
+
+    func waitForInput(timeout: Duration) -> Bool { session.waitForInput(timeout: timeout) }
+    func read() throws(GPSDConnectionError) -> GPSDMessage? { try session.read() }
+    func close() { session.close() }
+
+    func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
+        let message = try session.next(timeout: timeout)
+        if message == nil { timedOut.post(()) }
+        return message
     }
 }

@@ -69,8 +69,9 @@ private func trackSegments(_ text: String) throws -> [[TrackPoint]] {
     return segments
 }
 
-/// Every GPX document locationd writes is valid GPX 1.1 (issue #14, part 3), with speed and
+/// Every GPX document locationd writes is valid GPX 1.1, with speed and
 /// course in Garmin's TrackPointExtension v2, and a GPX replayed to GPX keeps its points.
+@Suite(.timeLimit(.minutes(1)))
 struct GPXOutputTests {
     @Test(arguments: [
         "walk.nmea", "drive.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea", "corrupt.nmea",

@@ -14,14 +14,10 @@ struct HTTPAPITests {
 
     /// Waits until `/api/v1/last` answers a live fix, and returns it.
     static func liveFix(_ client: HTTPTestClient) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        try await waitUntil(seconds: 30, "a live fix") {
             let answer = try await client.get("/api/v1/last").object()
-            if answer["state"] as? String == "live" { return answer }
-            try await Task.sleep(for: .milliseconds(100))
+            return answer["state"] as? String == "live" ? answer : nil
         }
-        Issue.record("no live fix within 30 s")
-        throw CancellationError()
     }
 
     @Test func simulatedSourceAnswersLastStatusAndTiles() async throws {
@@ -63,11 +59,9 @@ struct HTTPAPITests {
         try await waitUntil(seconds: 30) {
             FileManager.default.fileExists(atPath: daemon.dataDirectory + "/tiles.sqlite")
         }
-        var lines: [Substring] = []
-        let deadline = Date().addingTimeInterval(30)
-        while lines.isEmpty, Date() < deadline {
-            lines = try await client.get("/api/v1/tiles?zoom=17&format=txt").body.split(separator: "\n")
-            if lines.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        let lines = try await waitUntil(seconds: 30, "tiles at zoom 17") {
+            let lines = try await client.get("/api/v1/tiles?zoom=17&format=txt").body.split(separator: "\n")
+            return lines.isEmpty ? nil : lines
         }
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("17/") }, "\(lines.prefix(3))")
         let geojson = try await client.get("/api/v1/tiles?zoom=14")
@@ -107,14 +101,12 @@ struct HTTPAPITests {
     ])
     func badRequestsGetAOneLineReason(path: String, status: Int, reason: String) async throws {
         let directory = try TemporaryDirectory()
-        let daemon = try await DaemonProcess(
-            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
-        let answer = try await HTTPTestClient(port: try await daemon.httpPort()).get(path)
+        let http = InProcessHTTP(HTTPService(context: try DaemonContext.testing(directory: directory.path)))
+        let answer = try await http.get(path)
         #expect(answer.status == status, "\(answer.body)")
         let message = try #require(try answer.object()["error"] as? String)
         #expect(message.contains(reason), "\(message)")
         #expect(!message.contains("\n"))
-        #expect(try await daemon.stop().status == 0)
     }
 
     @Test func malformedHugeAndForeignRequestsAre4xxAndTheDaemonGoesOn() async throws {
@@ -150,11 +142,9 @@ struct HTTPAPITests {
         #expect(abs((last["lat"] as? Double ?? 0) - (expected["lat"] as! Double)) < 1e-7)
 
         // The recorder writes within a second; then the day is listed and exports as valid GPX 1.1.
-        var days: [[String: Any]] = []
-        let deadline = Date().addingTimeInterval(30)
-        while days.isEmpty, Date() < deadline {
-            days = try await client.get("/api/v1/tracks").object()["days"] as? [[String: Any]] ?? []
-            if days.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
+        let days = try await waitUntil(seconds: 30, "a recorded day") {
+            let days = try await client.get("/api/v1/tracks").object()["days"] as? [[String: Any]] ?? []
+            return days.isEmpty ? nil : days
         }
         let day = try #require(days.first?["day"] as? String)
         #expect(days.first?["gpx"] as? String == "/api/v1/tracks/\(day).gpx")
@@ -173,13 +163,5 @@ struct HTTPAPITests {
         let before = try await client.get("/api/v1/tracks.gpx?from=2001-01-01&to=2001-01-02")
         #expect(before.status == 200 && !before.body.contains("<trkpt"))
         #expect(try await daemon.stop().status == 0)
-    }
-}
-
-@Suite struct HTTPDateTests {
-    @Test func imfFixdateAsRFC9110WritesIt() {
-        // RFC 9110, 5.6.7's example, and a date with single-digit fields.
-        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(HTTPDate.format(1_798_761_605) == "Fri, 01 Jan 2027 00:00:05 GMT")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Clients that try to wear the HTTP server down (#12's bad input): slowloris heads and
+/// Clients that try to wear the HTTP server down: slowloris heads and
 /// a thousand connections at once. Each gets an answer or is closed, and the daemon
 /// keeps serving everyone else.
 @Suite(.timeLimit(.minutes(3)))

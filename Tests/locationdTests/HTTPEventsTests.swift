@@ -161,7 +161,7 @@ struct HTTPEventsTests {
         }
         #expect(events[0].hasPrefix(#"fix {"class":"TPV""#) && events[0].contains(#""lat":52.600000000"#))
         // The second fix and the enter it made come on two subscriptions; a loaded
-        // machine may hand out the region event first (issue #13's note).
+        // machine may hand out the region event first.
         let rest = events.dropFirst().sorted()
         #expect(rest[0].hasPrefix(#"fix {"class":"TPV""#) && rest[0].contains(#""lat":52.500000000"#), "\(events)")
         #expect(rest[1].hasPrefix(#"region {"class":"REGION","event":"enter","region":"home""#), "\(events)")

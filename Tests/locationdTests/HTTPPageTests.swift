@@ -15,14 +15,10 @@ struct HTTPPageTests {
 
     /// Polls `/api/v1/last` until its state is `state`.
     static func last(_ client: HTTPTestClient, state: String, within seconds: Double) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        try await waitUntil(seconds: seconds, "/api/v1/last becoming \(state)") {
             let answer = try await client.get("/api/v1/last").object()
-            if answer["state"] as? String == state { return answer }
-            try await Task.sleep(for: .milliseconds(100))
+            return answer["state"] as? String == state ? answer : nil
         }
-        Issue.record("/api/v1/last did not become \(state) within \(seconds) s")
-        throw CancellationError()
     }
 
     @Test func thePageShowsTheFixItsFreshnessAndTheTiles() async throws {

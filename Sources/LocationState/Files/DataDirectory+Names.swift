@@ -13,6 +13,8 @@ extension DataDirectory {
         public static let tiles = "tiles.sqlite"
         /// The MQTT outbox (``MQTTOutbox``).
         public static let mqttOutbox = "mqtt-outbox.sqlite"
+        /// The timeline: stays, trips and the motion tracker's state (``TimelineStore``).
+        public static let timeline = "timeline.sqlite"
         /// The folder of recorded tracks, one NMEA file a day (``TrackRecorder``).
         public static let tracks = "tracks"
         /// The daemon's control socket, unless `--socket` names another.

@@ -43,12 +43,9 @@ public final class LastFixStore: Sendable {
     public struct Configuration: Sendable {
         /// The least time between two writes; fixes in between are coalesced.
         ///
-        /// Five seconds by default: each write is a new file, two `fsync`s and a
-        /// rename (see ``AtomicFileStore``), which at once a second was the largest
-        /// single cost of a 10 Hz daemon (a tenth of its CPU) and 86,400 synchronous
-        /// writes a day on a Raspberry Pi's SD card. A running daemon answers
-        /// `locationd last` itself; the file matters after a crash, when the fix it
-        /// holds is at most this much older than the last one, and says its own age.
+        /// Five seconds by default: each write is a new file, two `fsync`s and a rename
+        /// (see ``AtomicFileStore``), too dear in CPU and SD card wear once a second; the
+        /// file matters only after a crash, and its fix says its own age.
         public var writeInterval: Duration
         /// How far ahead of the system clock a fix may be dated and still be taken.
         public var futureTolerance: Duration

@@ -17,7 +17,7 @@ extension Location {
     }
 
     /// The one check every fix passes before the state, whatever its source (gpsd, a
-    /// replayed file, the simulator, the store on disk); documented in docs/fixes.md.
+    /// replayed file, the simulator, the store on disk); documented in docs/validation.md.
     ///
     /// A fix without a 2D or 3D mode, a finite latitude in -90...90 and longitude in
     /// -180...180, or with a time outside ``acceptedTimes``, is rejected. Any other number

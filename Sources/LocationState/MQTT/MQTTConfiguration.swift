@@ -227,7 +227,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
             unit = factor
             number = number.dropLast()
         }
-        guard let amount = Double(number), amount >= 0, amount.isFinite else {
+        guard let amount = Double(number), amount >= 0, (amount * unit).isFinite else {
             throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
         }
         return amount * unit

@@ -124,11 +124,9 @@ public final class MQTTOutbox {
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            // An append writes one page: no AUTOINCREMENT (whose sqlite_sequence row is a
-            // second page a message; the outbox numbers its messages itself) and no
-            // index on createdAt (a third; the age bound scans the table once a minute
-            // instead, which is a handful of rows while the broker is there). Files made
-            // before keep AUTOINCREMENT, which explicit ids satisfy; their index goes.
+            // An append writes one page: no AUTOINCREMENT (the outbox numbers its messages
+            // itself) and no index on createdAt (the age bound scans the table once a minute).
+            // Files made before keep AUTOINCREMENT, which explicit ids satisfy; their index goes.
             try queue.write { db in
                 try db.execute(
                     sql: """
@@ -310,7 +308,7 @@ public final class MQTTOutbox {
         guard !droppingLogged else { return }
         droppingLogged = true
         logger.warning(
-            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(bounds.maximumAge)) s): dropping the oldest"
+            "MQTT outbox full (at most \(bounds.maximumMessages) messages, \(Int(saturating: bounds.maximumAge)) s): dropping the oldest"
         )
     }
 }

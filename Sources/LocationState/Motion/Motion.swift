@@ -22,6 +22,11 @@ public enum Motion: Sendable, Hashable, Codable {
         }
     }
 
+    /// Since when the device is stopped; nil unless stopped.
+    public var stoppedSince: Date? {
+        if case .stopped(let since, _, _) = self { since } else { nil }
+    }
+
     /// Whether this is the same kind of motion as `other` (stopped at the same stay counts as the same).
     func isSameKind(as other: Motion) -> Bool {
         switch (self, other) {

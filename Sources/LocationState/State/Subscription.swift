@@ -18,18 +18,12 @@ import Synchronization
 /// for one subscription never overlap and keep their order, even on a concurrent
 /// queue, and the modifying thread never waits for a consumer.
 ///
-/// Waking a consumer (`queue.async` onto an idle queue, a thread wake-up) costs
-/// several microseconds of CPU, more than most listeners' own work. During a
-/// burst (``burstGapNanoseconds``), a drain job that delivered only a small batch
-/// therefore sleeps for ``lingerNanoseconds`` and then delivers what arrived
-/// meanwhile, instead of ending and being woken again for the next change, or
-/// taking changes one at a time under the lock `modify` needs too: one wake-up
-/// per burst and one lock per batch rather than per change. The job ends when a
-/// look finds nothing. Outside a burst, as for a 10 Hz receiver, it never sleeps.
+/// During a burst (``burstGapNanoseconds``) a drain job that delivered a small batch
+/// sleeps for ``lingerNanoseconds`` and delivers what arrived meanwhile, because
+/// waking a consumer costs more than most listeners' work; outside a burst it never sleeps.
 ///
-/// The delivery path is `@inlinable` so that a client module specializes it for
-/// its `Value`: unspecialized, every step looks up generic type metadata at run
-/// time, which made fan-out about ten times slower (Benchmarks, `fanout`).
+/// The delivery path is `@inlinable` so that a client module specializes it for its
+/// `Value`, rather than looking up generic metadata at every step.
 @usableFromInline
 final class Subscription<Value: Sendable>: Sendable {
     @usableFromInline typealias Waiter = CheckedContinuation<[StateChange<Value>], Never>
@@ -98,10 +92,7 @@ final class Subscription<Value: Sendable>: Sendable {
     @usableFromInline static var burstGapNanoseconds: UInt64 { 1_000_000 }
 
     /// How long a drain job in a burst sleeps after delivering a small batch (see
-    /// ``lingerBelowBatchCount``), before it takes the changes that arrived
-    /// meanwhile, or ends if there are none. It is the most a change waits in a
-    /// burst (plus the kernel's timer slack, 50 µs by default); the job occupies
-    /// its queue meanwhile.
+    /// ``lingerBelowBatchCount``): the most a change waits in a burst.
     @usableFromInline static var lingerNanoseconds: Int { 50_000 }
 
     /// A batch smaller than this, in a burst, means the listener keeps up with the

@@ -76,6 +76,27 @@ struct ReplayCommand: AsyncParsableCommand {
         help: ArgumentHelp("Seconds inside a region before an enter counts (default 0).", valueName: "seconds"))
     var regionDwell: Double?
 
+    @Flag(
+        help: """
+            Also print each closed stay and trip (a STAY or TRIP object in json, a line in text), after \
+            the fix that closed it; the thresholds are the daemon's keys of the same names.
+            """)
+    var timeline = false
+
+    @Option(help: ArgumentHelp("Metres from a stay's first fix that still belong to it (default 100).", valueName: "m"))
+    var stayDistance: String?
+
+    @Option(help: ArgumentHelp("Seconds the device must stay to make a stay (default 300).", valueName: "s"))
+    var stayDuration: String?
+
+    @Option(help: ArgumentHelp("Seconds without a fix that end a stay candidate (default 900).", valueName: "s"))
+    var stayGap: String?
+
+    @Option(
+        help: ArgumentHelp("Metres per second beyond which a fix is ignored as a jump (default 100).", valueName: "m/s")
+    )
+    var maxSpeed: String?
+
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
@@ -85,6 +106,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let provider = ReplayProvider(path: file, options: options, progress: report)
         let listeners: ReplayListeners?
         let monitor: RegionMonitor?
+        let motion: ReplayTimeline?
         let timeout: Duration
         do {
             // Checked as the daemon's setting is (same range, same message).
@@ -94,6 +116,15 @@ struct ReplayCommand: AsyncParsableCommand {
                     key: "freshness-timeout", value: "\(freshnessTimeout)", origin: "--freshness-timeout")
             }
             timeout = .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000))
+            let thresholds: [(key: String, value: String?)] = [
+                ("stay-distance", stayDistance), ("stay-duration", stayDuration), ("stay-gap", stayGap),
+                ("max-speed", maxSpeed),
+            ]
+            let motionConfiguration = try ReplayTimeline.configuration(flags: thresholds)
+            // A threshold asks for the timeline as --timeline does.
+            motion =
+                timeline || thresholds.contains { $0.value != nil }
+                ? ReplayTimeline(configuration: motionConfiguration) : nil
             monitor = try regions.map { path throws(LocationError) in
                 var configuration = RegionConfiguration()
                 if let regionDwell {
@@ -117,6 +148,7 @@ struct ReplayCommand: AsyncParsableCommand {
             case .location(let location):
                 listeners?.record(location)
                 if let fix = location { output.print(fix) } else { output.interrupt() }
+                if let fix = location { motion?.record(fix, to: output) }
                 if let monitor {
                     for event in monitor.update(with: location) { output.print(event) }
                 }
@@ -141,7 +173,9 @@ struct ReplayCommand: AsyncParsableCommand {
         progress?.clear()
         let interrupted = interruption.withLock { $0 }
         if interrupted == nil, case .failure(let error as LocationError) = result { throw error.exit() }
+        let timelineSummary = motion?.finish(to: output)
         output.finish()
+        if let timelineSummary { StandardError.line("locationd: \(file): \(timelineSummary)") }
         if let storeFailure { throw ExitCode(ExitStatus.code(for: storeFailure)) }
         if let interrupted {
             StandardError.line("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))")

@@ -40,6 +40,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     /// The HTTP server (`http`, `http-token-file`, `http-basemap`).
     var http = HTTPConfiguration()
     var mqtt = MQTTConfiguration()
+    /// Stays, trips and motion (`stay-distance`, `stay-duration`, `stay-gap`, `max-speed`).
+    var motion = MotionConfiguration()
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
     var resolvedSocketPath: String { socketPath ?? dataDirectory + "/" + DataDirectory.Name.controlSocket }
@@ -66,6 +68,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if regions != other.regions { keys.append("regions") }
         keys += http.keysDiffering(from: other.http)
         if mqtt != other.mqtt { keys.append("mqtt") }
+        if motion != other.motion { keys.append("motion") }
         return keys
     }
 
@@ -114,6 +117,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         default:
             if try regions.apply(key: key, value: value, origin: origin) { return }
             if try mqtt.apply(key: key, value: value, origin: origin) { return }
+            if try motion.apply(key: key, value: value, origin: origin) { return }
             guard try http.apply(key: key, value: value, origin: origin) else {
                 throw .usage("\(origin): unknown setting \(Self.shown(key))")
             }

@@ -28,6 +28,8 @@ struct DaemonContext: Sendable {
     let listeners: DispatchQueue
     /// The region monitoring, when a region file is configured.
     var regions: RegionService? = nil
+    /// Motion, stays and trips, stored in the data directory's timeline.
+    var timeline: TimelineRecorder? = nil
     /// The MQTT publisher, when MQTT is on.
     var mqtt: MQTTPublisher? = nil
     /// The HTTP server's bearer token, read at start; `nil` when none is configured.

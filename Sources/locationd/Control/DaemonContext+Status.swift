@@ -6,7 +6,9 @@ extension DaemonContext {
     /// (and `tiles`, for the HTTP API's).
     func statusAnswer(_ value: ProviderStatus, tiles: [TileZoomSummary]? = nil, now: Date = Date()) -> String {
         ControlAnswers.status(
-            value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt), mqtt: mqtt?.snapshot,
+            value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt),
+            motion: timeline?.motion.value,
+            mqtt: mqtt?.snapshot,
             tiles: tiles)
     }
 }

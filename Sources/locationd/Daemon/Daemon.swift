@@ -49,6 +49,9 @@ final class Daemon: Sendable {
                 configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
                 logger: logger)
         }
+        context.timeline = TimelineRecorder(
+            configuration: configuration.motion,
+            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
         context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
             // On the listeners' queue, so that a fix wakes one thread for all of them.
@@ -74,6 +77,9 @@ final class Daemon: Sendable {
             services.append(ListenerService(recorder, of: epochLocation, on: queue) { try recorder.close() })
         }
         services.append(ListenerService.lastFix(context: context))
+        if let timeline = context.timeline {
+            services.append(ListenerService.timeline(timeline, of: epochLocation, on: queue))
+        }
         if let regions = context.regions { services.append(regions) }
         if let mqtt = context.mqtt {
             services.append(

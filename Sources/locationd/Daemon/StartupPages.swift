@@ -2,24 +2,11 @@
     import Glibc
 #endif
 
-/// Gives the kernel back the pages of the daemon's executable and of its shared
-/// libraries that only its start-up touched.
-///
-/// Start-up runs code that a running daemon never runs again (argument parsing,
-/// configuration, opening the stores, the HTTP server's set-up, the runtime's own
-/// initialisation), and the kernel maps executable code 64 KiB around each page
-/// fault: about 8 MiB of the release binary are resident after start, while a
-/// daemon at 10 Hz keeps using about a quarter of that. A few seconds after start,
-/// `MADV_PAGEOUT` (Linux 5.4) drops the clean pages of every private file mapping
-/// (the executable's and the libraries') from this process; those it uses again come
-/// back on their next access, from the page cache. Nothing is lost or changed: clean
-/// file-backed pages are only unmapped, written pages stay (there is no swap to move
-/// them to), and the kernel leaves alone pages another process maps too. The
-/// libraries matter with MQTT on: libstdc++ (1.4 MiB resident, used by the Swift
-/// runtime and ICU at start only) and most of SQLite's start-up stay out. Shared
-/// mappings (SQLite's WAL index) are not touched. On a kernel without
-/// `MADV_PAGEOUT` the call fails and nothing happens. Decision written in the
-/// README ("Decisions").
+/// Gives the kernel back the pages of the daemon's executable and shared libraries
+/// that only its start-up touched, with `MADV_PAGEOUT` a few seconds after start: a
+/// running daemon uses a fraction of them, and those it uses again come back from the
+/// page cache. Only clean private file mappings are advised; nothing is lost or
+/// changed, and on a kernel without `MADV_PAGEOUT` nothing happens.
 enum StartupPages {
     /// How long after start the pages are given back: past the start-up of every
     /// service and the first fixes, before a benchmark or a user looks.

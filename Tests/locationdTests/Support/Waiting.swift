@@ -89,10 +89,19 @@ func readLineBlocking(_ handle: FileHandle) -> String? {
 func waitUntil(
     seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool
 ) async throws {
+    _ = try await waitUntil(seconds: seconds, "condition", sourceLocation: sourceLocation) { condition() ? () : nil }
+}
+
+/// Polls `value` until it gives one, and returns it; fails the test after `seconds`.
+func waitUntil<Value>(
+    seconds: Double = 10, _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ value: () async throws -> Value?
+) async throws -> Value {
     let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
+    while true {
+        if let found = try await value() { return found }
         guard Date() < deadline else {
-            Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
+            Issue.record("\(description) not met within \(seconds) s", sourceLocation: sourceLocation)
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(5))

@@ -67,71 +67,9 @@ public struct NMEAEpochAssembler: Sendable {
         var bit: UInt16 { 1 << rawValue }
     }
 
-    /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).
-    ///
-    /// Each value is optional to its users and stored without the optional's tag: an absent
-    /// number is NaN (no sentence gives one: every decoded number is finite), an absent count
-    /// `Int.min`. That keeps the state at 112 bytes, which the compiler copies with a few
-    /// vector moves; with the tags (216 bytes) every copy was a call to memcpy.
-    private struct State {
-        var mode: FixMode = .unknown
-        @AbsentAsMinimum var status: Int?
-        @AbsentAsMinimum var satellites: Int?
-        @AbsentAsNaN var latitude: Double?
-        @AbsentAsNaN var longitude: Double?
-        @AbsentAsNaN var altitudeMSL: Double?
-        @AbsentAsNaN var geoidSeparation: Double?
-        @AbsentAsNaN var speed: Double?
-        @AbsentAsNaN var track: Double?
-        @AbsentAsNaN var hdop: Double?
-        @AbsentAsNaN var vdop: Double?
-        /// GST one-sigma errors: latitude, longitude, altitude (metres).
-        @AbsentAsNaN var latitudeError: Double?
-        @AbsentAsNaN var longitudeError: Double?
-        @AbsentAsNaN var altitudeError: Double?
-    }
-
-    /// An optional number stored without the optional's tag: NaN when absent.
-    @propertyWrapper
-    private struct AbsentAsNaN {
-        private var stored = Double.nan
-
-        var wrappedValue: Double? {
-            get { stored.isNaN ? nil : stored }
-            set { stored = newValue ?? .nan }
-        }
-    }
-
-    /// An optional count stored without the optional's tag: `Int.min` when absent.
-    @propertyWrapper
-    private struct AbsentAsMinimum {
-        private var stored = Int.min
-
-        var wrappedValue: Int? {
-            get { stored == .min ? nil : stored }
-            set { stored = newValue ?? .min }
-        }
-    }
-
-    /// What a sentence's handler may look at of the state before it (gpsd decides before it merges).
-    ///
-    /// The handlers that only read are static functions of this snapshot rather than
-    /// methods: a method call on the whole assembler from a `mutating` one made the
-    /// compiler copy all of it (over 600 bytes) for each sentence.
-    private struct Prior {
-        var mode: FixMode
-        var altitudeMSL: Double?
-        /// Whether the epoch in progress already counts its satellites.
-        var hasSatellites: Bool
-        /// Satellites used by the last GSA set.
-        var satellitesUsed: Int
-        var lastReportedMode: FixMode
-        var previousHadAltitude: Bool
-    }
-
-    private let options: Options
+    let options: Options
     /// Days since 1970 of the current date, once an RMC or ZDA has given one.
-    private var day: Int?
+    var day: Int?
     /// Time of day of the epoch in progress, milliseconds.
     private var epochTime: Int?
     /// Time of day of the last timed sentence, milliseconds.
@@ -141,7 +79,7 @@ public struct NMEAEpochAssembler: Sendable {
     private var cycleEnders: UInt16 = 0
     /// Whether a DBT was seen: gpsd's continuation mode (see the DBT `add`).
     private var continues = false
-    private var state = State()
+    var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
     /// The epoch's state when its end sentence arrived, until it is emitted (two fields
@@ -150,10 +88,12 @@ public struct NMEAEpochAssembler: Sendable {
     private var pendingTime: Date?
     private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
-    private var satellitesUsed = 0
-    private var lastGSATalker: UInt8 = 0
-    private var lastGGA: (talker: UInt8, time: Int)?
-    private var lastFix: (seconds: Double, latitude: Double, longitude: Double, altitude: Double?)?
+    var satellitesUsed = 0
+    var lastGSATalker: UInt8 = 0
+    var lastGGA: (talker: UInt8, time: Int)?
+    /// The epoch before the one in progress as it ended, reported or not (gpsd's `oldfix`):
+    /// what the derived speed and climb are measured from; nil when it had no position.
+    private var previousEpoch: (seconds: Double, latitude: Double, longitude: Double, altitude: Double?)?
 
     public init(options: Options = Options()) {
         self.options = options
@@ -200,8 +140,8 @@ public struct NMEAEpochAssembler: Sendable {
     mutating func add(_ gll: NMEASentence.GLL, _ emit: (FixReport) -> Void) {
         let prior = prior
         var next = State()
-        NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
-        conclude(.gll, timed: gll.timeOfDay, setsMode: true, next: next, prior: prior, emit)
+        let setsMode = NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
+        conclude(.gll, timed: gll.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
     }
 
     mutating func add(_ gns: NMEASentence.GNS, _ emit: (FixReport) -> Void) {
@@ -289,7 +229,7 @@ public struct NMEAEpochAssembler: Sendable {
     ) {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
-        merge(next, setsMode: setsMode, keepsThreeD: kind == .rmc, prior: prior)
+        merge(next, setsMode: setsMode, prior: prior)
         if timed != nil {
             lastTimedKind = kind
         } else if continues {
@@ -315,6 +255,16 @@ public struct NMEAEpochAssembler: Sendable {
         defer { lastTimedTime = time }
         if let last = lastTimedTime, !NMEAEpochAssembler.startsCycle(time, after: last) { return }
         release(emit)
+        if let last = lastTimedTime,
+            let time = NMEAEpochAssembler.fixTime(timeOfDay: last, day: day, rolloverFloor: options.rolloverFloor)
+        {
+            if state.mode.hasPosition, let latitude = state.latitude, let longitude = state.longitude {
+                let altitude = state.mode == .threeD ? state.altitudeMSL : nil
+                previousEpoch = (time.timeIntervalSince1970, latitude, longitude, altitude)
+            } else {
+                previousEpoch = nil
+            }
+        }
         if !continues, let kind = lastTimedKind { cycleEnders |= kind.bit }
         if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
         epochTime = time
@@ -322,11 +272,14 @@ public struct NMEAEpochAssembler: Sendable {
         state = State()
     }
 
-    private mutating func merge(_ next: State, setsMode: Bool, keepsThreeD: Bool, prior: Prior) {
+    private mutating func merge(_ next: State, setsMode: Bool, prior: Prior) {
         if setsMode {
             var mode = next.mode
-            // gpsd keeps a 3D fix 3D when RMC, which cannot tell, calls it 2D.
-            if keepsThreeD, mode == .twoD, prior.mode == .threeD, state.altitudeMSL != nil || prior.altitudeMSL != nil {
+            // gpsd never downgrades a 3D fix while it holds an altitude, this epoch's or the
+            // previous one's: any sentence that sets a mode short of "no fix" (an RMC, which
+            // cannot tell; a GGA without altitude or with three satellites; a GSA that says
+            // 2D) leaves it 3D.
+            if mode != .noFix, prior.mode == .threeD, prior.altitudeMSL != nil || prior.previousHadAltitude {
                 mode = .threeD
             }
             state.mode = mode
@@ -367,50 +320,6 @@ public struct NMEAEpochAssembler: Sendable {
         pendingTime = time
     }
 
-    /// Whether a timed sentence at `time` starts a new reporting cycle after one at `last`
-    /// (times of day in milliseconds), as gpsd 3.22's NMEA driver decides.
-    ///
-    /// gpsd reads each time field as the number hhmmss.sss (`safe_atof`, which divides the
-    /// digits by a power of ten: the nearest double), splits it into whole seconds and
-    /// truncated nanoseconds (`DTOTS`), subtracts, and starts a cycle when the difference
-    /// is more than 0.01. As numbers, 123559.995 and 123600.000 are 41.005 apart; and
-    /// at exactly 10 ms the nanoseconds lost to the truncation decide (123519.000 to
-    /// .010 is one cycle, 123607.120 to .130 two, as gpsd 3.22 reports through gpsfake).
-    static func startsCycle(_ time: Int, after last: Int) -> Bool {
-        // As numbers, two times are at least as far apart as in milliseconds (a minute
-        // boundary adds 40 s, an hour's 4040 s): most sentences need no conversion.
-        let milliseconds = abs(time - last)
-        if milliseconds > epochTolerance { return true }
-        if milliseconds == 0 { return false }
-        let difference = abs(gpsdNumber(time) - gpsdNumber(last))
-        guard difference == epochTolerance else { return difference > epochTolerance }
-        let (seconds, nanoseconds) = (gpsdTimespec(time), gpsdTimespec(last))
-        var wholeSeconds = seconds.seconds - nanoseconds.seconds
-        var fraction = seconds.nanoseconds - nanoseconds.nanoseconds
-        // TS_NORM
-        if wholeSeconds > 0, fraction < 0 {
-            wholeSeconds -= 1
-            fraction += 1_000_000_000
-        } else if wholeSeconds < 0, fraction > 0 {
-            wholeSeconds += 1
-            fraction -= 1_000_000_000
-        }
-        return 0.01 < abs(Double(wholeSeconds) + Double(fraction) / 1e9)
-    }
-
-    /// A time of day (milliseconds) as the decimal number hhmmss.sss, in thousandths.
-    private static func gpsdNumber(_ time: Int) -> Int {
-        let seconds = time / 1000
-        return ((seconds / 3600) * 10_000 + (seconds % 3600 / 60) * 100 + seconds % 60) * 1000 + time % 1000
-    }
-
-    /// gpsd's timespec of a time field: `DTOTS(safe_atof(field))`.
-    private static func gpsdTimespec(_ time: Int) -> (seconds: Int, nanoseconds: Int) {
-        let value = Double(gpsdNumber(time)) / 1000
-        let whole = value.rounded(.towardZero)
-        return (Int(whole), Int((value - whole) * 1e9))
-    }
-
     /// Emits the reported epoch, if any, with the values derived from the previous fix.
     private mutating func release(_ emit: (FixReport) -> Void) {
         guard let state = pending else { return }
@@ -423,7 +332,10 @@ public struct NMEAEpochAssembler: Sendable {
         var location = Location(
             time: time, mode: state.mode, status: state.status, lat: latitude, lon: longitude,
             source: options.source, device: options.device)
-        if state.mode == .threeD, let altitude = state.altitudeMSL {
+        // gpsd reports the altitude a 2D fix's sentences gave too; only the vertical error and
+        // the climb need a 3D fix.
+        let threeD = state.mode == .threeD
+        if let altitude = state.altitudeMSL {
             location.altMSL = altitude
             if let separation = state.geoidSeparation {
                 location.geoidSep = separation
@@ -438,14 +350,16 @@ public struct NMEAEpochAssembler: Sendable {
             location.epx = 1.96 * longitudeError
             location.epy = 1.96 * latitudeError
             location.eph = 2.4477 * ((latitudeError * latitudeError + longitudeError * longitudeError) / 2).squareRoot()
-            if let altitudeError = state.altitudeError, location.altMSL != nil { location.epv = 1.96 * altitudeError }
+            if let altitudeError = state.altitudeError, threeD, location.altMSL != nil {
+                location.epv = 1.96 * altitudeError
+            }
         } else {
             location.eph = state.hdop.map { $0 * 19 }
-            if location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
+            if threeD, location.altMSL != nil { location.epv = state.vdop.map { $0 * 23 } }
         }
         if let time {
             let seconds = time.timeIntervalSince1970
-            if let last = lastFix, seconds > last.seconds {
+            if let last = previousEpoch, seconds > last.seconds {
                 let interval = seconds - last.seconds
                 if location.speed == nil {
                     location.speed =
@@ -454,155 +368,12 @@ public struct NMEAEpochAssembler: Sendable {
                             longitude2: longitude)
                         / interval
                 }
-                if let altitude = location.altMSL, let previous = last.altitude {
+                if threeD, let altitude = location.altMSL, let previous = last.altitude {
                     location.climb = (altitude - previous) / interval
                 }
             }
-            lastFix = (seconds, latitude, longitude, location.altMSL)
         }
         emit(.fix(location))
     }
 
-    private static func fixTime(timeOfDay: Int, day: Int?, rolloverFloor: NMEADate?) -> Date? {
-        guard var day else { return nil }
-        if let floor = rolloverFloor?.daysSince1970, day < floor {
-            let eras = (floor - day + NMEADate.daysPerRolloverEra - 1) / NMEADate.daysPerRolloverEra
-            day += eras * NMEADate.daysPerRolloverEra
-        }
-        return Date(timeIntervalSince1970: Double(day * 86_400) + Double(timeOfDay) / 1000)
-    }
-
-    private mutating func decide(_ gga: NMEASentence.GGA, talker: NMEATalker, into next: inout State) {
-        if let quality = gga.quality { next.status = NMEAEpochAssembler.status(quality: quality) }
-        if let hdop = gga.hdop { next.hdop = hdop }
-        // A GGA repeating the previous GGA's time (same talker) means the receiver lost lock (gpsd).
-        if let time = gga.timeOfDay, let last = lastGGA, last.talker == talker.second, last.time == time {
-            next.mode = .noFix
-            next.status = 0
-            return
-        }
-        if let time = gga.timeOfDay { lastGGA = (talker.second, time) }
-        let satellites = gga.satellitesUsed ?? 0
-        guard let latitude = gga.latitude, let longitude = gga.longitude, gga.quality != 0 else {
-            next.mode = .noFix
-            return
-        }
-        next.latitude = latitude
-        next.longitude = longitude
-        next.mode = .twoD
-        if let altitude = gga.altitudeMSL {
-            next.altitudeMSL = altitude
-            next.geoidSeparation = gga.geoidSeparation
-            if satellites >= 4 { next.mode = .threeD }
-        }
-        if satellites < 3 { next.mode = .noFix }
-        if let count = gga.satellitesUsed, state.satellites == nil { next.satellites = count }
-    }
-
-    private static func decide(_ rmc: NMEASentence.RMC, prior: Prior, into next: inout State) {
-        guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"),
-            let latitude = rmc.latitude, let longitude = rmc.longitude
-        else {
-            next.mode = .noFix
-            next.status = 0
-            return
-        }
-        next.latitude = latitude
-        next.longitude = longitude
-        next.status = rmc.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? (rmc.status == UInt8(ascii: "D") ? 2 : 1)
-        next.mode = prior.lastReportedMode == .threeD ? .threeD : .twoD
-        if prior.satellitesUsed > 3 || prior.altitudeMSL != nil { next.mode = .threeD }
-        if let knots = rmc.speedKnots { next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot }
-        if let track = rmc.track { next.track = track }
-    }
-
-    private static func decide(_ gll: NMEASentence.GLL, prior: Prior, into next: inout State) {
-        guard gll.status == UInt8(ascii: "A"), gll.faaMode != UInt8(ascii: "N"),
-            let latitude = gll.latitude, let longitude = gll.longitude
-        else {
-            next.mode = .noFix
-            next.status = 0
-            return
-        }
-        next.latitude = latitude
-        next.longitude = longitude
-        next.status = gll.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? 1
-        if prior.altitudeMSL != nil || prior.satellitesUsed > 3 {
-            next.mode = .threeD
-        } else if prior.mode < .twoD || !prior.previousHadAltitude {
-            next.mode = .twoD
-        } else {
-            // gpsd leaves the dimension unknown here: a GLL cannot tell 2D from 3D after a 3D fix.
-            next.mode = .unknown
-        }
-    }
-
-    private static func decide(_ gns: NMEASentence.GNS, prior: Prior, into next: inout State) -> Bool {
-        guard let mode = gns.mode, mode != UInt8(ascii: "N") else {
-            next.mode = .noFix
-            return true
-        }
-        if gns.navigationalStatus == UInt8(ascii: "U") || gns.navigationalStatus == UInt8(ascii: "V") { return false }
-        guard let latitude = gns.latitude, let longitude = gns.longitude else {
-            next.mode = .noFix
-            return true
-        }
-        next.latitude = latitude
-        next.longitude = longitude
-        next.mode = .twoD
-        if let altitude = gns.altitudeMSL {
-            next.altitudeMSL = altitude
-            next.geoidSeparation = gns.geoidSeparation
-            if (gns.satellitesUsed ?? 0) > 3 { next.mode = .threeD }
-        }
-        if let count = gns.satellitesUsed, !prior.hasSatellites { next.satellites = count }
-        if let hdop = gns.hdop { next.hdop = hdop }
-        next.status = NMEAEpochAssembler.status(faaMode: mode)
-        return true
-    }
-
-    private mutating func decide(_ gsa: NMEASentence.GSA, talker: NMEATalker, into next: inout State) -> Bool {
-        // Several GSA in one epoch (GN per constellation, or GP then GL/BD) add up; a repeat of one talker restarts.
-        if lastGSATalker == 0 || (lastGSATalker == talker.second && talker.second != UInt8(ascii: "N")) {
-            satellitesUsed = 0
-        }
-        lastGSATalker = talker.second
-        satellitesUsed += gsa.satellites.count
-        next.satellites = satellitesUsed
-        if let hdop = gsa.hdop { next.hdop = hdop }
-        if let vdop = gsa.vdop { next.vdop = vdop }
-        guard let fixType = gsa.fixType, let mode = FixMode(rawValue: fixType), mode >= .noFix else { return false }
-        next.mode = mode
-        return true
-    }
-
-    /// Metres per second in one knot.
-    static let metersPerSecondPerKnot = 1852.0 / 3600.0
-
-    /// gpsd's status for a GGA fix quality.
-    static func status(quality: Int) -> Int {
-        switch quality {
-        case 0: 0
-        case 2: 2
-        case 4: 3
-        case 5: 4
-        case 6: 5
-        case 7: 7
-        case 8: 8
-        default: 1
-        }
-    }
-
-    /// gpsd's status for an FAA mode indicator.
-    static func status(faaMode: UInt8) -> Int {
-        switch faaMode {
-        case UInt8(ascii: "D"), UInt8(ascii: "P"): 2
-        case UInt8(ascii: "R"): 3
-        case UInt8(ascii: "F"): 4
-        case UInt8(ascii: "E"): 5
-        case UInt8(ascii: "S"): 8
-        case UInt8(ascii: "N"): 0
-        default: 1
-        }
-    }
 }

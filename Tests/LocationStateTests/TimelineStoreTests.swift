@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import LocationState
+
+/// The timeline on disk: real SQLite files in a temporary directory.
+@Suite(.timeLimit(.minutes(1)))
+struct TimelineStoreTests {
+    typealias T = MotionTrack
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Two stays and the trip between them, and the tracker after the second stay was left.
+    static func recorded(into recorder: TimelineRecorder) {
+        var fixes = MotionTrackerTests.still(0, 400)
+        fixes += (1...30).map { T.fix(400 + Double($0), north: 20 * Double($0)) }
+        fixes += MotionTrackerTests.still(440, 800, north: 600)
+        fixes += [T.fix(810, north: 1000)]
+        for fix in fixes { recorder.ingest(fix) }
+    }
+
+    /// What a recorder stores is there when the file is opened again: the closed stays and
+    /// trip, the stay still closing and the open trip (from the tracker's state), in time order.
+    @Test func storesWhatClosesAndTheOpenState() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logger = Logger(label: "test")
+        let recorder = TimelineRecorder(
+            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
+            logger: logger)
+        Self.recorded(into: recorder)
+        try recorder.close()
+        let reader = try TimelineStore.openReadOnly(at: directory.appendingPathComponent("timeline.sqlite"))
+        let entries = try reader.entries(from: T.time(-3600), to: T.time(3600))
+        let kinds = entries.map { entry -> String in
+            switch entry {
+            case .stay(let stay): stay.isOpen ? "open stay" : "stay"
+            case .trip(let trip): trip.isOpen ? "open trip" : "trip"
+            }
+        }
+        #expect(kinds == ["stay", "trip", "stay", "open trip"], "\(entries.map(\.jsonString))")
+        let mode = try FileManager.default.attributesOfItem(atPath: reader.url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    /// A new recorder on the same file goes on where the last one stopped: the open stay
+    /// keeps its start across a restart.
+    @Test func openStayGoesOnAfterARestart() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logger = Logger(label: "test")
+        let first = TimelineRecorder(
+            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
+            logger: logger)
+        for fix in MotionTrackerTests.still(0, 400) { first.ingest(fix) }
+        #expect(first.motion.value.stoppedSince == T.time(0))
+        try first.close()
+        let second = TimelineRecorder(
+            configuration: MotionConfiguration(stayDistance: 150),
+            store: try TimelineStore(directory: directory, logger: logger), logger: logger)
+        #expect(second.motion.value.stoppedSince == T.time(0))
+        #expect(second.tracker.configuration.stayDistance == 150)
+        for fix in MotionTrackerTests.still(410, 600) { second.ingest(fix) }
+        #expect(second.tracker.openStay?.start == T.time(0))
+        #expect(second.tracker.openStay?.fixes == 41 + 20)
+    }
+
+    /// A file that is not a timeline is moved aside, with one warning, and a new one starts.
+    @Test func corruptFileIsMovedAside() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("timeline.sqlite").path
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+        let log = LogRecorder()
+        let store = try TimelineStore(directory: directory, logger: log.logger)
+        #expect(try store.entries(from: .distantPast, to: .distantFuture).isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains { $0.hasPrefix("timeline.sqlite.corrupt-") })
+        #expect(log.events.count == 1)
+        #expect(log.events.first?.level == .warning && log.events.first?.message.contains("moved it to") == true)
+    }
+}
