@@ -69,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "locationdTests",
-            dependencies: ["LocationState", "locationd"]
+            dependencies: ["LocationState", "locationd", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
     ],
     swiftLanguageModes: [.v6]
