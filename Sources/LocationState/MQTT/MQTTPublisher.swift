@@ -100,6 +100,12 @@ public final class MQTTPublisher: @unchecked Sendable {
     var lastPublished: (fix: Location, at: Date)?
     /// The last status name published.
     var lastStatus: String?
+    /// The device's motion, once the daemon tracks it (nil: not tracked); see `MQTTPublisher+Timeline`.
+    var motion: Motion?
+    /// The newest fix seen, published or not: what goes out at a stop.
+    var latestFix: Location?
+    /// When the day of the last "distance today" published ends.
+    var distanceDayEnd: Date?
     let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     let wasConnected = Locked(false)
