@@ -39,8 +39,11 @@ import Testing
         let configuration = try configured([
             ("mqtt-min-interval", "30s"), ("mqtt-min-distance", "100"), ("mqtt-outbox-max-messages", "500"),
             ("mqtt-outbox-max-age", "2d"), ("mqtt-keepalive", "5"), ("mqtt-discovery", "on"),
+            ("mqtt-stopped-interval", "10m"),
         ])
-        #expect(configuration.policy == MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100))
+        #expect(
+            configuration.policy
+                == MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100, stoppedInterval: 600))
         #expect(configuration.outboxBounds == MQTTOutbox.Bounds(maximumMessages: 500, maximumAge: 172_800))
         #expect(configuration.keepAliveSeconds == 5)
         #expect(configuration.discovery)
@@ -55,6 +58,7 @@ import Testing
         ("mqtt-topic", "owntracks/#", "wildcard"),
         ("mqtt-topic", String(repeating: "a", count: 65_536), "at most 65535"),
         ("mqtt-min-interval", "soon", "duration"),
+        ("mqtt-stopped-interval", "-1", "duration"),
         ("mqtt-outbox-max-age", "1e305d", "duration"),
         ("mqtt-min-interval", "1e308h", "duration"),
         ("mqtt-keepalive", "0", "mqtt-keepalive"),

@@ -43,4 +43,31 @@ import Testing
     @Test func theFirstFixAlwaysGoesOut() {
         #expect(MQTTPublishingPolicy(minimumInterval: 3600).shouldPublish(Self.fix(0), at: Self.start, last: nil))
     }
+
+    @Test(arguments: [
+        // seconds after the last published, metres moved, published while stopped? while unknown?
+        (1.0, 0.0, false, false), (899.0, 30.0, false, false), (900.0, 0.0, true, true), (10.0, 150.0, false, true),
+        (-5.0, 0.0, true, true),
+    ])
+    func aHeartbeatWhileStoppedOrUnknown(seconds: Double, metres: Double, stopped: Bool, unknown: Bool) {
+        let policy = MQTTPublishingPolicy()
+        let last = (Self.fix(0), Self.start)
+        let fix = Self.fix(seconds, north: metres)
+        let since = Self.start.addingTimeInterval(-600)
+        #expect(
+            policy.shouldPublish(fix, at: Self.start, last: last, motion: .stopped(since: since, latitude: 50, longitude: 8))
+                == stopped)
+        #expect(policy.shouldPublish(fix, at: Self.start, last: last, motion: .unknown) == unknown)
+        #expect(policy.shouldPublish(fix, at: Self.start, last: last, motion: .moving))
+        #expect(policy.shouldPublish(fix, at: Self.start, last: nil, motion: .unknown))
+    }
+
+    @Test func noHeartbeatRuleWhenTheStoppedIntervalIsZero() {
+        let policy = MQTTPublishingPolicy(stoppedInterval: 0)
+        let since = Self.start.addingTimeInterval(-600)
+        #expect(
+            policy.shouldPublish(
+                Self.fix(1), at: Self.start, last: (Self.fix(0), Self.start),
+                motion: .stopped(since: since, latitude: 50, longitude: 8)))
+    }
 }

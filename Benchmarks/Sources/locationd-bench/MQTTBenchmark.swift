@@ -12,12 +12,14 @@ func mqttBenchmark() async throws {
 
 // MARK: latency
 
-/// gpsfake feeds a real gpsd a 10 Hz track; `locationd run --source gpsd --mqtt` and
-/// `gpspipe -w | grep --line-buffered TPV | mosquitto_pub -l` publish each fix to the
-/// same broker, on two topics. A raw gpsd client stamps each TPV as it leaves gpsd, one
-/// `mosquitto_sub` subscribed to both topics stamps each message as it arrives (its
-/// `%U`, the wall clock); a fix is matched across the three by its position (the track
-/// moves every epoch).
+/// gpsfake feeds a real gpsd a 10 Hz track whose every 50th epoch lacks its RMC, so that gpsd
+/// reports the other epochs twice (after GGA and after RMC); `locationd run --source gpsd
+/// --mqtt` (one message per epoch) and `gpspipe -w | grep --line-buffered TPV | mosquitto_pub
+/// -l` (one per report) publish to the same broker, on two topics. A raw gpsd client stamps
+/// each TPV as it leaves gpsd, one `mosquitto_sub` subscribed to both topics stamps each
+/// message as it arrives (its `%U`, the wall clock); an epoch is matched across the three by
+/// its position (the track moves every epoch), and its latency runs from gpsd's last report
+/// of the epoch to the last message of that position.
 private func mqttLatency(broker: BenchBroker) async throws {
     let window = Double(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_SECONDS"] ?? "") ?? 60
     let (ours, theirs) = ("bench/locationd", "bench/pipeline")
@@ -34,7 +36,7 @@ private func mqttLatency(broker: BenchBroker) async throws {
     }
     defer { subscriber.stop() }
     let rig = try GPSDRig(
-        name: "mqtt", epochs: Int(window + 60) * 10, rate: 10,
+        name: "mqtt", epochs: Int(window + 60) * 10, rate: 10, rmcSkippedEvery: 50,
         daemonArguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--config", config.path])
     defer { rig.stop() }
     let reported = PositionStamps()
@@ -66,6 +68,7 @@ private func mqttLatency(broker: BenchBroker) async throws {
 
     let sent = reported.all
     let received = arrived.all
+    let twice = reported.counts.filter { key, count in count > 1 && (sent[key] ?? 0) >= from && (sent[key] ?? 0) < until }
     func milliseconds(_ topic: String) -> [Double] {
         sent.compactMap { key, at in
             guard at >= from, at < until, let arrival = received[topic + " " + key] else { return nil }
@@ -84,8 +87,11 @@ private func mqttLatency(broker: BenchBroker) async throws {
             format: "%@: %d of %d fixes, median %.3f ms, p99 %.3f ms, max %.3f ms", name, values.count, fixes,
             values[values.count / 2], values[min(values.count - 1, values.count * 99 / 100)], values.last!)
     }
-    print("gpsd TPV -> MQTT subscriber at 10 Hz, \(Int(window)) s, one broker (Mosquitto), one subscriber:")
-    print(line("locationd run --mqtt (QoS 1, outbox)", our))
+    print(
+        "gpsd's last TPV of an epoch -> MQTT subscriber at 10 Hz, \(Int(window)) s, one broker (Mosquitto), one subscriber; gpsd reported \(twice.count) of \(fixes) epochs twice:"
+    )
+    let repeated = arrived.counts.filter { $0.key.hasPrefix(ours + " ") && $0.value > 1 }.count
+    print(line("locationd run --mqtt (QoS 1, outbox)", our) + ", \(repeated) epochs sent more than once")
     print(line("gpspipe -w | grep TPV | mosquitto_pub -l (QoS 0)", their))
     let (ourMedian, theirMedian) = (our[our.count / 2], their[their.count / 2])
     print(
@@ -116,12 +122,16 @@ private func wallClock() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// When each message (by key) was first seen; written from one thread, read from another.
+/// When each message (by key) was last seen, and how many times; written from one thread,
+/// read from another.
 private final class PositionStamps: Sendable {
-    private let stamps = Locked<[String: Double]>([:])
+    private let stamps = Locked<[String: (last: Double, count: Int)]>([:])
 
-    func record(_ key: String, at stamp: Double) { stamps.withLock { if $0[key] == nil { $0[key] = stamp } } }
-    var all: [String: Double] { stamps.withLock { $0 } }
+    func record(_ key: String, at stamp: Double) {
+        stamps.withLock { $0[key] = (stamp, ($0[key]?.count ?? 0) + 1) }
+    }
+    var all: [String: Double] { stamps.withLock { $0.mapValues(\.last) } }
+    var counts: [String: Int] { stamps.withLock { $0.mapValues(\.count) } }
 }
 
 // MARK: backlog

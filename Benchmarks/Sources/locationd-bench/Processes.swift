@@ -250,7 +250,9 @@ struct ProcessStat {
 
 /// An NMEA track at `rate` epochs a second (GGA, GSA and RMC per epoch), moving along a
 /// straight line from Munich; correct checksums, time of day from 12:00:00.
-func nmeaTrack(epochs: Int, rate: Int) -> String {
+/// With `rmcSkippedEvery`, the last epoch of every such many has no RMC: gpsd then learns GGA
+/// as a cycle ender too and reports the other epochs twice, after GGA and after RMC.
+func nmeaTrack(epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil) -> String {
     func sentence(_ body: String) -> String {
         "$" + body + String(format: "*%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) + "\r\n"
     }
@@ -266,6 +268,7 @@ func nmeaTrack(epochs: Int, rate: Int) -> String {
         let lon = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
         text += sentence("GPGGA,\(time),\(lat),\(lon),1,08,0.9,545.4,M,46.9,M,,")
         text += sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5")
+        if let every = rmcSkippedEvery, epoch % every == every - 1 { continue }
         text += sentence("GPRMC,\(time),A,\(lat),\(lon),012.0,045.0,221126,,,A")
     }
     return text
@@ -289,14 +292,16 @@ final class GPSDRig {
     let data: String
     private let work: URL
 
-    /// Starts gpsfake with `epochs` epochs at `rate` Hz (three sentences each) and the daemon
-    /// with `daemonArguments`, and waits until the daemon has a live fix.
-    init(name: String, epochs: Int, rate: Int, daemonArguments: [String] = []) throws {
+    /// Starts gpsfake with `epochs` epochs at `rate` Hz (three sentences each; see ``nmeaTrack``
+    /// for `rmcSkippedEvery`) and the daemon with `daemonArguments`, and waits until the daemon
+    /// has a live fix.
+    init(name: String, epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, daemonArguments: [String] = []) throws {
         locationd = try releaseLocationd()
         work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-\(name)-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let track = work.appendingPathComponent("track.nmea")
-        try nmeaTrack(epochs: epochs, rate: rate).write(to: track, atomically: true, encoding: .ascii)
+        try nmeaTrack(epochs: epochs, rate: rate, rmcSkippedEvery: rmcSkippedEvery).write(
+            to: track, atomically: true, encoding: .ascii)
         port = try freeLoopbackPort()
         let cycle = String(format: "%.4f", 1 / Double(rate * 3))
         // TMPDIR: gpsfake's gpsd puts its control socket there, named after gpsfake's pid;

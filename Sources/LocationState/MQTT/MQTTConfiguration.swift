@@ -2,7 +2,7 @@ import Foundation
 
 /// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
 /// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
-/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-keepalive`,
+/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-stopped-interval`, `mqtt-keepalive`,
 /// `mqtt-outbox-max-messages` and `mqtt-outbox-max-age`.
 ///
 /// MQTT is off until `mqtt` names a broker: `mqtt://[USER@]HOST[:PORT]` (port 1883)
@@ -59,6 +59,12 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// The regions as OwnTracks waypoints: the OwnTracks topic's `/waypoints`.
     public var waypointsTopic: String { resolvedTopic + "/waypoints" }
 
+    /// The motion (retained), the closed stays and trips, today's distance (retained): the
+    /// OwnTracks topic's `/motion`, `/timeline` and `/distance`.
+    public var motionTopic: String { resolvedTopic + "/motion" }
+    public var timelineTopic: String { resolvedTopic + "/timeline" }
+    public var distanceTopic: String { resolvedTopic + "/distance" }
+
     /// Home Assistant's discovery topic, named after the client id (letters, digits, `-`).
     public var discoveryTopic: String { "homeassistant/device_tracker/\(discoveryObjectID)/config" }
 
@@ -70,7 +76,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// Every topic the publisher may publish to; each must fit MQTT's limit. A new kind of
     /// message adds its topic here.
     public var publishedTopics: [String] {
-        [resolvedTopic, statusTopic, eventTopic, waypointsTopic] + (discovery ? [discoveryTopic] : [])
+        [resolvedTopic, statusTopic, eventTopic, waypointsTopic, motionTopic, timelineTopic, distanceTopic]
+            + (discovery ? [discoveryTopic] : [])
     }
 
     /// The client id in use: set, or `locationd-DEVICE`.
@@ -109,6 +116,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 metres.isFinite
             else { throw .usage("\(origin): mqtt-min-distance must be metres, 0 or more, not \(Self.shown(value))") }
             policy.minimumDistance = metres
+        case "mqtt-stopped-interval":
+            policy.stoppedInterval = try Self.seconds(value, name: key, origin: origin)
         case "mqtt-keepalive":
             guard let seconds = Int(value.hasSuffix("s") ? String(value.dropLast()) : value),
                 (5...65_535).contains(seconds)

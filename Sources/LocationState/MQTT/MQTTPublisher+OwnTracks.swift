@@ -1,16 +1,19 @@
 import Foundation
 
 extension MQTTPublisher {
-    /// A new value of `deviceLocation`: the fix as an OwnTracks location, retained,
-    /// when the publishing policy lets it go; nothing when the location became
-    /// unknown (the status says so). On ``queue``.
+    /// A new fix (one per epoch): as an OwnTracks location, retained, when the publishing
+    /// policy lets it go given the motion; nothing when the location became unknown (the
+    /// status says so). On ``queue``.
     func publish(fix: Location?, at now: Date = Date()) {
-        guard let fix, fix.hasPosition, configuration.policy.shouldPublish(fix, at: now, last: lastPublished) else {
-            return
-        }
-        let message = OwnTracksLocation(
-            fix, trackerID: trackerID, createdAt: now)
-        guard let payload = message.payload else { return }
+        guard let fix, fix.hasPosition else { return }
+        latestFix = fix
+        guard configuration.policy.shouldPublish(fix, at: now, last: lastPublished, motion: motion) else { return }
+        publishLocation(fix, at: now)
+    }
+
+    /// `fix` as an OwnTracks location, retained, whatever the policy. On ``queue``.
+    func publishLocation(_ fix: Location, at now: Date) {
+        guard let payload = OwnTracksLocation(fix, trackerID: trackerID, createdAt: now).payload else { return }
         lastPublished = (fix, now)
         enqueue(topic: locationTopic, payload: payload, retain: true, at: now)
     }
@@ -29,13 +32,15 @@ extension MQTTPublisher {
         enqueue(topic: statusTopic, payload: payload, retain: true, at: now)
     }
 
-    /// Home Assistant MQTT discovery: a retained `device_tracker` config. On ``queue``.
-    func publishDiscovery() {
+    /// Home Assistant MQTT discovery: a retained `device_tracker` config; with `motion`,
+    /// the `moving` binary sensor and today's distance too (`MQTTPublisher+Timeline`). On ``queue``.
+    func publishDiscovery(motion: Bool = false) {
         let objectID = configuration.discoveryObjectID
         let config = HomeAssistantDiscovery(
             deviceName: configuration.deviceName, objectID: objectID, topic: locationTopic)
         guard let payload = try? JSONLineEncoder().encode(config) else { return }
         enqueue(topic: configuration.discoveryTopic, payload: Array(payload.utf8), retain: true)
+        if motion { publishTimelineDiscovery() }
     }
 }
 

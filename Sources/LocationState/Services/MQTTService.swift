@@ -13,24 +13,66 @@ public struct MQTTService: Service {
     private let deviceLocation: MonitoredState<Location?>
     private let status: MonitoredState<ProviderStatus>
     private let regions: RegionService?
+    private let timeline: Timeline?
 
+    /// What the daemon knows of motion, stays and trips, for MQTT.
+    public struct Timeline: Sendable {
+        public var motion: MonitoredState<Motion>
+        public var events: MonitoredState<TimelineEvent?>
+        /// The distance of the day of the given time.
+        public var distance: @Sendable (Date) -> DayDistance?
+
+        public init(
+            motion: MonitoredState<Motion>, events: MonitoredState<TimelineEvent?>,
+            distance: @escaping @Sendable (Date) -> DayDistance?
+        ) {
+            self.motion = motion
+            self.events = events
+            self.distance = distance
+        }
+
+        /// The recorder's motion and events; a day's distance is that of the trips, closed
+        /// and open, that overlap its UTC day.
+        public init(recorder: TimelineRecorder) {
+            self.init(motion: recorder.motion, events: recorder.events) { date in
+                let day = 86_400.0
+                let start = Date(timeIntervalSince1970: (date.timeIntervalSince1970 / day).rounded(.down) * day)
+                let end = start.addingTimeInterval(day)
+                guard let entries = try? recorder.entries(from: start, to: end) else { return nil }
+                let metres = entries.reduce(0.0) { total, entry in
+                    if case .trip(let trip) = entry { total + trip.distance } else { total }
+                }
+                return DayDistance(day: String(UTCCalendar.iso8601(start).prefix(10)), metres: metres, end: end)
+            }
+        }
+    }
+
+    /// - Parameter deviceLocation: the fixes to publish (the daemon's one fix per epoch).
     /// - Parameter regions: with region monitoring, each enter and leave goes out as an
     ///   OwnTracks `transition` on `TOPIC/event`, and the regions as `waypoints` (at
     ///   start and after each reload).
+    /// - Parameter timeline: with motion tracking, fixes follow the motion (a stop, then a
+    ///   heartbeat), the motion and each closed stay and trip go out (`TOPIC/motion`,
+    ///   `TOPIC/timeline`) with today's distance (`TOPIC/distance`), and discovery adds
+    ///   Home Assistant's `moving` binary sensor and the distance sensor.
     public init(
         publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>,
-        regions: RegionService? = nil
+        regions: RegionService? = nil, timeline: Timeline? = nil
     ) {
         self.publisher = publisher
         self.deviceLocation = deviceLocation
         self.status = status
         self.regions = regions
+        self.timeline = timeline
     }
 
     public func run() async throws {
         let publisher = publisher
         try publisher.start()
-        if publisher.configuration.discovery { publisher.queue.async { publisher.publishDiscovery() } }
+        if publisher.configuration.discovery {
+            publisher.queue.async { [motion = timeline != nil] in publisher.publishDiscovery(motion: motion) }
+        }
+        let timelineObservations = timeline.map { observe($0, publisher) } ?? []
         // Only a new name is published: `.live`'s date moves on every fix, and those
         // changes need not wake the publisher's queue.
         let statusObservation = status.observe(
@@ -38,8 +80,15 @@ public struct MQTTService: Service {
         ) {
             publisher.publish(status: $0.new)
         }
+        let distance = timeline?.distance
         let fixObservation = deviceLocation.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
             publisher.publish(fix: $0.new)
+            // The first fix of another day: the distance starts again.
+            if let distance, let time = $0.new?.time, let end = publisher.distanceDayEnd, time >= end,
+                let today = distance(time)
+            {
+                publisher.publish(distance: today)
+            }
         }
         let waypoints = regions?.reloads.observe(on: publisher.queue, policy: .latest, sendingCurrentValue: true) {
             [monitor = regions?.monitor] _ in
@@ -56,6 +105,7 @@ public struct MQTTService: Service {
         }
         try? await gracefulShutdown()
         transitions?.cancel()
+        for observation in timelineObservations { observation.cancel() }
         waypoints?.cancel()
         fixObservation.cancel()
         statusObservation.cancel()
@@ -67,5 +117,23 @@ public struct MQTTService: Service {
         }
         await publisher.drain(grace: Self.shutdownGrace)
         publisher.stop()
+    }
+
+    /// Publishes the motion and the closed stays and trips, and today's distance at start
+    /// and after each trip, as they come; returns the observations.
+    private func observe(_ timeline: Timeline, _ publisher: MQTTPublisher) -> [StateObservation] {
+        let distance = timeline.distance
+        publisher.queue.async {
+            if let today = distance(Date()) { publisher.publish(distance: today) }
+        }
+        let motion = timeline.motion.observe(on: publisher.queue, policy: .all, sendingCurrentValue: true) {
+            publisher.publish(motion: $0.new)
+        }
+        let events = timeline.events.observe(on: publisher.queue, policy: .all) { change in
+            guard let event = change.new else { return }
+            publisher.publish(timeline: event)
+            if case .tripClosed(let trip) = event, let today = distance(trip.end) { publisher.publish(distance: today) }
+        }
+        return [motion, events]
     }
 }

@@ -83,16 +83,24 @@ struct ReplayCommand: AsyncParsableCommand {
             """)
     var timeline = false
 
-    @Option(help: ArgumentHelp("Metres from a stay's first fix that still belong to it (default 100).", valueName: "m"))
+    // Unconditional: a negative value is refused by the check, not taken for a flag.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Metres from a stay's first fix that still belong to it (default 100).", valueName: "m"))
     var stayDistance: String?
 
-    @Option(help: ArgumentHelp("Seconds the device must stay to make a stay (default 300).", valueName: "s"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds the device must stay to make a stay (default 300).", valueName: "s"))
     var stayDuration: String?
 
-    @Option(help: ArgumentHelp("Seconds without a fix that end a stay candidate (default 900).", valueName: "s"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds without a fix that end a stay candidate (default 900).", valueName: "s"))
     var stayGap: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Metres per second beyond which a fix is ignored as a jump (default 100).", valueName: "m/s")
     )
     var maxSpeed: String?

@@ -18,7 +18,7 @@ struct RunCommand: AsyncParsableCommand {
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
             mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
-            mqtt-min-interval, mqtt-min-distance, mqtt-keepalive, mqtt-outbox-max-messages, \
+            mqtt-min-interval, mqtt-min-distance, mqtt-stopped-interval, mqtt-keepalive, mqtt-outbox-max-messages, \
             mqtt-outbox-max-age.
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \

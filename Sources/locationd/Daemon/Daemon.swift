@@ -54,9 +54,12 @@ final class Daemon: Sendable {
             store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
         context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
+            // A departure while the motion is unknown is a move beyond the stay distance.
+            var mqtt = configuration.mqtt
+            mqtt.policy.stayDistance = configuration.motion.stayDistance
             // On the listeners' queue, so that a fix wakes one thread for all of them.
             context.mqtt = try MQTTPublisher(
-                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
+                configuration: mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
                 queue: context.listeners)
         }
         self.context = context
@@ -84,7 +87,8 @@ final class Daemon: Sendable {
         if let mqtt = context.mqtt {
             services.append(
                 MQTTService(
-                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions))
+                    publisher: mqtt, deviceLocation: epochLocation, status: context.status, regions: context.regions,
+                    timeline: context.timeline.map(MQTTService.Timeline.init(recorder:))))
         }
         // After the listeners: stopped before them, it hands on the epoch it holds.
         services.append(epochs)

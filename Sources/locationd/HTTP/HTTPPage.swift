@@ -4,7 +4,8 @@ import Hummingbird
 /// fetched from anywhere but the daemon (it must work on a boat).
 ///
 /// It shows the current fix (position, accuracy, speed, source), a freshness badge
-/// (live, stale, lost, restored, simulated) whose age ticks every second, the tile
+/// (live, stale, lost, restored, simulated) whose age ticks every second, "parked for
+/// …" while the device is stopped, the day's timeline (`HTTPPage+Timeline`), the tile
 /// statistics, and a map it draws itself on a canvas in Web Mercator: the visited
 /// tiles at a chosen zoom, their max square outlined, the recent track, the position
 /// with its accuracy circle; drag to pan, wheel or buttons to zoom. It reads
@@ -31,7 +32,7 @@ enum HTTPPage {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] =
             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:\(origin.map { " " + $0 } ?? ""); frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-        var page = html
+        var page = document
         if let basemap, origin != nil {
             let escaped = basemap.replacingOccurrences(of: "&", with: "&amp;")
             page = page.replacingOccurrences(
@@ -39,6 +40,11 @@ enum HTTPPage {
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
+
+    /// The page with the timeline's parts (`HTTPPage+Timeline`) in their places.
+    static let document = html.replacingOccurrences(of: "/*timeline-style*/", with: timelineStyle)
+        .replacingOccurrences(of: "<!--timeline-panel-->", with: timelinePanel)
+        .replacingOccurrences(of: "/*timeline-script*/", with: timelineScript)
 
     static let html = #"""
         <!doctype html>
@@ -82,6 +88,7 @@ enum HTTPPage {
         .legend { position:absolute; left:14px; bottom:14px; background:rgba(23,33,44,.9); border:1px solid var(--line);
                   border-radius:8px; padding:8px 12px; font-size:12px; color:var(--dim); display:flex; gap:14px; }
         .legend i { display:inline-block; width:12px; height:12px; margin-right:6px; vertical-align:-2px; border-radius:2px; }
+        /*timeline-style*/
         @media (max-width: 760px) { body { grid-template-columns:1fr; grid-template-rows:auto 60vh; } }
         </style>
         </head>
@@ -89,6 +96,7 @@ enum HTTPPage {
         <aside>
           <h1><span class="dot"></span>locationd</h1>
           <div><span id="badge" class="badge" data-badge="none">no fix</span><span id="age" class="age"></span></div>
+          <div id="parked" class="parked" data-motion="" hidden></div>
           <div class="coords"><span id="lat">–</span><br><span id="lon">–</span></div>
           <dl>
             <dt>Accuracy</dt><dd id="accuracy">–</dd>
@@ -99,6 +107,7 @@ enum HTTPPage {
             <dt>Status</dt><dd id="status">–</dd>
             <dt>Fixes</dt><dd id="fixes">–</dd>
           </dl>
+          <!--timeline-panel-->
           <h2>Tiles visited</h2>
           <table><thead><tr><th>zoom</th><th>tiles</th><th>visits</th><th>max sq.</th></tr></thead>
             <tbody id="stats"><tr><td colspan="4" class="small">no tiles logged yet</td></tr></tbody></table>
@@ -162,6 +171,7 @@ enum HTTPPage {
           $("source").textContent = f ? f.source + (f.device ? " (" + f.device + ")" : "") : "–";
           $("status").textContent = S.status ? S.status.state + (S.status.connected ? ", connected" : ", not connected") : "–";
           $("fixes").textContent = S.status ? S.status.fixes : "–";
+          renderParked();
         }
 
         function renderStats() {
@@ -269,6 +279,7 @@ enum HTTPPage {
                   const jump = !q || Math.abs(q[0] - p[0]) + Math.abs(q[1] - p[1]) > 0.01; jump ? ctx.moveTo(x, y) : ctx.lineTo(x, y); });
             ctx.stroke();
           }
+          drawTrip(z, cx, cy);
           // The position and its accuracy circle.
           const f = S.fix;
           if (f && f.lat !== undefined) {
@@ -332,12 +343,14 @@ enum HTTPPage {
             else if (S.fix) { S.state = "stale"; }
             renderPanel(); draw(); });
           events.addEventListener("status", e => { S.status = JSON.parse(e.data); renderPanel(); draw(); });
+          followTimeline(events);
         }
+        /*timeline-script*/
         window.addEventListener("resize", resize);
         setInterval(renderPanel, 1000);
         setInterval(() => { loadStats().then(loadTiles).catch(() => {}); }, 60000);
         resize();
-        Promise.allSettled([loadLast().then(loadTrack), loadStatus(), loadStats().then(loadTiles)]).then(() => { draw(); follow(); });
+        Promise.allSettled([loadLast().then(loadTrack).then(loadTimeline), loadStatus(), loadStats().then(loadTiles)]).then(() => { draw(); follow(); });
         </script>
         </body>
         </html>

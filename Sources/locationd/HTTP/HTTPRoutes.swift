@@ -27,6 +27,8 @@ struct HTTPRoutes: Sendable {
     let events: HTTPEventStreams
     /// The page's basemap URL template (`http-basemap`), or `nil` for none.
     var basemap: String?
+    /// Motion, stays and trips (`HTTPRoutes+Timeline`), or `nil` when not kept.
+    var timeline: Timeline?
 
     func add(to router: Router<HTTPRequestContext>) {
         let page = HTTPPage.response(basemap: basemap)
@@ -39,6 +41,7 @@ struct HTTPRoutes: Sendable {
         router.get("/api/v1/tracks") { _, _ in trackDays() }
         router.get("/api/v1/tracks.gpx") { request, _ in try trackRange(request) }
         router.get("/api/v1/tracks/{file}") { _, context in try trackDay(context.parameters.get("file") ?? "") }
+        router.get("/api/v1/timeline") { request, _ in try timelineAnswer(request) }
         router.get("/api/v1/events") { _, context in eventStream(closing: context.channel) }
     }
 
@@ -46,7 +49,7 @@ struct HTTPRoutes: Sendable {
     static let index = """
         {"endpoints":["/api/v1/last","/api/v1/status","/api/v1/tiles?zoom=Z&format=geojson|txt|csv",\
         "/api/v1/tiles/stats","/api/v1/tracks","/api/v1/tracks/YYYY-MM-DD.gpx",\
-        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/events"]}
+        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/timeline?day=DATE","/api/v1/events"]}
         """
 
     // MARK: - Fix and status
@@ -70,7 +73,7 @@ struct HTTPRoutes: Sendable {
     }
 
     private func eventStream(closing channel: any Channel) -> Response {
-        let (responder, status, statusJSON) = (responder, status, statusJSON)
+        let (responder, status, statusJSON, routes) = (responder, status, statusJSON, self)
         let body = events.open(dropping: { channel.close(promise: nil) }) { send in
             // The watch's lines are TPV objects, and REGION objects after the fix that made
             // them when the daemon monitors regions: `fix` and `region` events.
@@ -80,9 +83,11 @@ struct HTTPRoutes: Sendable {
             let observation = status.observe(policy: .all, sendingCurrentValue: true) { change in
                 send("status", statusJSON(change.new, nil))
             }
+            let stopTimeline = routes.subscribeTimeline(send)
             return {
                 stopFixes()
                 observation.cancel()
+                stopTimeline()
             }
         }
         guard let body else {

@@ -10,7 +10,12 @@ extension HTTPService {
             statusJSON: { context.statusAnswer($0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,
-            events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap)
+            events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap,
+            timeline: context.timeline.map { recorder in
+                HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
+                    try recorder.entries(from: from, to: to).map(\.jsonString)
+                }
+            })
         self.init(
             configuration: configuration.http, routes: routes, token: context.httpToken, logger: context.logger)
     }

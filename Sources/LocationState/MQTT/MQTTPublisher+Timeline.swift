@@ -1,0 +1,71 @@
+import Foundation
+
+/// Motion, stays and trips over MQTT (docs/mqtt.md): the motion retained on
+/// `TOPIC/motion`, each stay and trip as it closes on `TOPIC/timeline`, today's distance
+/// retained on `TOPIC/distance`, in locationd's JSON lines (`{"class":"MOTION",…}`,
+/// `{"class":"STAY",…}`, `{"class":"TRIP",…}`).
+extension MQTTPublisher {
+    /// A new motion: retained on `TOPIC/motion` when it is another motion (a stop at
+    /// another place, not a moved centroid); at a stop, the latest fix goes out once,
+    /// whatever the policy, unless it was the last one published. On ``queue``.
+    func publish(motion new: Motion, at now: Date = Date()) {
+        let old = motion
+        motion = new
+        guard old.map({ !Self.isSameMotion($0, new) }) ?? true else { return }
+        enqueue(topic: configuration.motionTopic, payload: Array(new.jsonString.utf8), retain: true, at: now)
+        if case .stopped = new, let fix = latestFix, fix != lastPublished?.fix {
+            publishLocation(fix, at: now)
+        }
+    }
+
+    /// A stay or trip that closed, on `TOPIC/timeline` (not retained: an event). On ``queue``.
+    func publish(timeline event: TimelineEvent, at now: Date = Date()) {
+        switch event {
+        case .motion: return
+        case .stayClosed, .tripClosed:
+            enqueue(topic: configuration.timelineTopic, payload: Array(event.jsonString.utf8), retain: false, at: now)
+        }
+    }
+
+    /// Today's distance (`{"day":"2026-11-25","distance":1234.5}`, metres), retained on
+    /// `TOPIC/distance`. On ``queue``.
+    func publish(distance: DayDistance, at now: Date = Date()) {
+        distanceDayEnd = distance.end
+        let payload = #"{"day":"\#(distance.day)","distance":\#(String(format: "%.1f", distance.metres))}"#
+        enqueue(topic: configuration.distanceTopic, payload: Array(payload.utf8), retain: true, at: now)
+    }
+
+    /// Home Assistant discovery for the timeline: a `binary_sensor` of device class
+    /// `moving` (on while moving, off while stopped, unknown otherwise) and a `sensor` of
+    /// today's distance in metres. On ``queue``.
+    func publishTimelineDiscovery() {
+        let objectID = configuration.discoveryObjectID
+        let device: [String: Any] = [
+            "identifiers": [objectID], "name": configuration.deviceName, "manufacturer": "locationd",
+        ]
+        let moving: [String: Any] = [
+            "name": "Moving", "unique_id": objectID + "_moving", "state_topic": configuration.motionTopic,
+            "value_template": "{{ {'moving': 'ON', 'stopped': 'OFF'}.get(value_json.motion, 'None') }}",
+            "device_class": "moving", "device": device,
+        ]
+        let distance: [String: Any] = [
+            "name": "Distance today", "unique_id": objectID + "_distance_today", "state_topic": configuration.distanceTopic,
+            "value_template": "{{ value_json.distance }}", "unit_of_measurement": "m", "device_class": "distance",
+            "state_class": "total_increasing", "device": device,
+        ]
+        for (component, suffix, config) in [("binary_sensor", "moving", moving), ("sensor", "distance_today", distance)] {
+            guard let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) else { continue }
+            enqueue(
+                topic: "homeassistant/\(component)/\(objectID)_\(suffix)/config", payload: [UInt8](data), retain: true)
+        }
+    }
+
+    /// Whether two motions are the same for a subscriber: the same kind, and a stop since the same time.
+    private static func isSameMotion(_ a: Motion, _ b: Motion) -> Bool {
+        switch (a, b) {
+        case (.unknown, .unknown), (.moving, .moving): true
+        case (.stopped(let since, _, _), .stopped(let otherSince, _, _)): since == otherSince
+        default: false
+        }
+    }
+}

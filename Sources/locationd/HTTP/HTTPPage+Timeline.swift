@@ -1,0 +1,100 @@
+extension HTTPPage {
+    // The page's timeline: "parked for …" under the badge while the device is stopped, and
+    // a panel with the day's stays (times, durations) and trips (times, distances). A
+    // click on a trip draws it (the recorded track between its start and end, or, without
+    // one, the line between the stays it joins) and fits the map to it. It reads
+    // `/api/v1/timeline?day=…` and follows the `motion`, `stay` and `trip` events.
+    // For tests: `data-motion` and `data-since` on #parked, `data-entries` on #timeline,
+    // `data-trip-points` on the canvas (the points of the trip drawn).
+
+    static let timelineStyle = """
+        .parked { margin-top:10px; font-size:14px; color:var(--restored); font-weight:600; }
+        .timeline { list-style:none; padding:0; margin:0; font-size:13px; }
+        .timeline li { padding:6px 10px; margin:0 0 4px; border-left:3px solid var(--line); border-radius:0 6px 6px 0;
+                       background:#1b2632; font-variant-numeric:tabular-nums; }
+        .timeline li.stay { border-color:var(--restored); }
+        .timeline li.trip { border-color:#ff7b72; cursor:pointer; }
+        .timeline li.trip:hover, .timeline li.selected { background:#243344; }
+        .timeline li.open { border-style:dashed; }
+        .timeline .what { font-weight:600; } .timeline .when { color:var(--dim); float:right; }
+        .dayPicker { background:var(--panel); color:var(--text); border:1px solid var(--line); border-radius:6px;
+                     font-size:12px; padding:2px 6px; margin-left:8px; color-scheme:dark; }
+        """
+
+    static let timelinePanel = """
+        <h2>Timeline <input type="date" id="day" class="dayPicker" title="the day shown (UTC)"></h2>
+          <ul id="timeline" class="timeline" data-entries="0"><li class="small">nothing recorded this day</li></ul>
+          <p class="small" id="dayDistance"></p>
+        """
+
+    static let timelineScript = #"""
+        S.motion = null; S.entries = []; S.tripPath = [];
+        function describeDuration(s) { const m = Math.max(0, Math.round(s / 60)); if (m < 60) return m + " min";
+          return Math.floor(m / 60) + " h " + (m % 60) + " min"; }
+        function clock(iso) { return iso.slice(11, 16); }
+        function renderParked() {
+          const el = $("parked"), m = S.motion;
+          el.dataset.motion = m ? m.motion : "";
+          if (!m || m.motion !== "stopped") { el.hidden = true; el.textContent = ""; el.dataset.since = ""; return; }
+          // Until now, or until the fix shown when it is older (a replayed or stale track).
+          const until = Math.min(Date.now(), S.fix && S.fix.time ? Date.parse(S.fix.time) : Date.now());
+          el.hidden = false; el.dataset.since = m.since;
+          el.textContent = "parked for " + describeDuration((until - Date.parse(m.since)) / 1000);
+        }
+        function renderTimeline(answer) {
+          const list = $("timeline"); list.innerHTML = "";
+          S.entries = answer.entries; list.dataset.entries = String(S.entries.length);
+          if (!S.entries.length) list.innerHTML = '<li class="small">nothing recorded this day</li>';
+          for (const e of S.entries) {
+            const li = document.createElement("li"), what = document.createElement("span"), when = document.createElement("span");
+            what.className = "what"; when.className = "when";
+            const end = e.open ? "now" : clock(e.end), lasted = describeDuration((Date.parse(e.end) - Date.parse(e.start)) / 1000);
+            when.textContent = clock(e.start) + "–" + end;
+            if (e.class === "STAY") { li.className = "stay"; what.textContent = "Stay · " + lasted; }
+            else { li.className = "trip"; what.textContent = "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + lasted;
+              li.title = "draw this trip"; li.onclick = () => selectTrip(e, li); }
+            if (e.open) li.classList.add("open");
+            li.dataset.start = e.start; li.append(what, when); list.appendChild(li);
+          }
+          $("dayDistance").textContent = "travelled " + (answer.distance / 1000).toFixed(1) + " km, times in UTC";
+        }
+        async function loadTimeline() {
+          if (!$("day").value) $("day").value = S.fix && S.fix.time ? S.fix.time.slice(0, 10) : new Date().toISOString().slice(0, 10);
+          try { renderTimeline(await getJSON("/api/v1/timeline?day=" + $("day").value)); } catch (e) {}
+        }
+        async function selectTrip(trip, li) {
+          for (const other of document.querySelectorAll("#timeline li.selected")) other.classList.remove("selected");
+          li.classList.add("selected");
+          let points = [];
+          try {
+            const r = await fetch(api("/api/v1/tracks.gpx?from=" + trip.start + "&to=" + trip.end));
+            if (r.ok) points = Array.from(new DOMParser().parseFromString(await r.text(), "application/xml").getElementsByTagName("trkpt"))
+              .map(p => [Number(p.getAttribute("lat")), Number(p.getAttribute("lon"))]);
+          } catch (e) {}
+          if (points.length < 2) points = S.entries.filter(s => s.class === "STAY" && (s.start === trip.from || s.start === trip.to))
+            .map(s => [s.lat, s.lon]);
+          S.tripPath = points; fitTrip(); draw();
+        }
+        function fitTrip() {
+          if (!S.tripPath.length) return;
+          const xs = S.tripPath.map(p => worldX(p[1], 0)), ys = S.tripPath.map(p => worldY(p[0], 0));
+          const bw = Math.max(...xs) - Math.min(...xs), bh = Math.max(...ys) - Math.min(...ys);
+          const w = canvas.clientWidth, h = canvas.clientHeight;
+          const z = bw + bh < 1e-9 ? 16 : Math.min(18, Math.max(1, Math.log2(Math.min((w - 80) / bw, (h - 80) / bh))));
+          S.view = { z, lon: lonOf((Math.max(...xs) + Math.min(...xs)) / 2, 0), lat: latOf((Math.max(...ys) + Math.min(...ys)) / 2, 0) };
+          userMoved = true;
+        }
+        function drawTrip(z, cx, cy) {
+          canvas.dataset.tripPoints = String(S.tripPath.length);
+          if (S.tripPath.length < 2) return;
+          ctx.strokeStyle = "#7ee787"; ctx.lineWidth = 4; ctx.lineJoin = "round"; ctx.beginPath();
+          S.tripPath.forEach((p, i) => { const x = worldX(p[1], z) - cx, y = worldY(p[0], z) - cy; i ? ctx.lineTo(x, y) : ctx.moveTo(x, y); });
+          ctx.stroke();
+        }
+        function followTimeline(events) {
+          events.addEventListener("motion", e => { S.motion = JSON.parse(e.data); renderParked(); loadTimeline(); });
+          for (const kind of ["stay", "trip"]) events.addEventListener(kind, () => loadTimeline());
+        }
+        $("day").onchange = () => { S.tripPath = []; loadTimeline().then(draw); };
+        """#
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import LocationState
+
+/// The timeline over HTTP: `GET /api/v1/timeline` and the `motion`, `stay` and `trip`
+/// events of `/api/v1/events`.
+extension HTTPRoutes {
+    /// What the daemon knows of motion, stays and trips.
+    struct Timeline: Sendable {
+        var motion: MonitoredState<Motion>
+        /// The last closed stay or trip, or motion change.
+        var events: MonitoredState<TimelineEvent?>
+        /// The stays and trips, closed and open, that overlap the range, in time order, as
+        /// JSON objects (`{"class":"STAY",…}`, `{"class":"TRIP",…}`).
+        var entries: @Sendable (_ from: Date, _ to: Date) throws -> [String]
+    }
+
+    /// `?day=YYYY-MM-DD` (a UTC day, as the tracks'; today without one) or
+    /// `?from=…&to=…` (dates or ISO 8601 UTC times, at most ``maxRangeDays`` days):
+    /// `{"from":…,"to":…,"distance":M,"entries":[…]}`, `distance` the trips' metres.
+    func timelineAnswer(_ request: Request) throws -> Response {
+        guard let timeline else {
+            throw HTTPError(.notFound, message: "the timeline is not kept by this daemon")
+        }
+        let (from, to) = try Self.timelineRange(request.uri.queryParameters)
+        let entries: [String]
+        do {
+            entries = try timeline.entries(from, to)
+        } catch let error as LocationError {
+            throw HTTPError(.serviceUnavailable, message: error.message)
+        }
+        let distance = entries.reduce(0.0) { total, entry in
+            guard entry.hasPrefix(#"{"class":"TRIP""#), let range = entry.range(of: #""distance":"#) else {
+                return total
+            }
+            return total + (Double(entry[range.upperBound...].prefix { $0 == "." || $0.isNumber }) ?? 0)
+        }
+        return HTTPAnswer.json(
+            #"{"from":"\#(UTCCalendar.iso8601(from))","to":"\#(UTCCalendar.iso8601(to))","distance":"#
+                + String(format: "%.1f", distance) + #","entries":[\#(entries.joined(separator: ","))]}"#)
+    }
+
+    /// The range a timeline request asks for; a 400 for anything else.
+    static func timelineRange(_ query: Parameters) throws -> (Date, Date) {
+        let day = 86_400.0
+        if let text = query["day"] {
+            guard let start = TrackExport.day(String(text)) else {
+                throw HTTPError(.badRequest, message: "day must be YYYY-MM-DD, not '\(text.prefix(40))'")
+            }
+            return (start, start.addingTimeInterval(day))
+        }
+        switch (query["from"], query["to"]) {
+        case (nil, nil):
+            let now = Date().timeIntervalSince1970
+            let start = Date(timeIntervalSince1970: (now / day).rounded(.down) * day)
+            return (start, start.addingTimeInterval(day))
+        case (let fromText?, let toText?):
+            guard let from = TrackExport.time(String(fromText), endOfDay: false) else {
+                throw HTTPError(
+                    .badRequest, message: "from is not a date or an ISO 8601 UTC time: '\(fromText.prefix(40))'")
+            }
+            guard let to = TrackExport.time(String(toText), endOfDay: true) else {
+                throw HTTPError(
+                    .badRequest, message: "to is not a date or an ISO 8601 UTC time: '\(toText.prefix(40))'")
+            }
+            guard from < to else { throw HTTPError(.badRequest, message: "from must come before to") }
+            guard to.timeIntervalSince(from) <= Double(maxRangeDays) * day else {
+                throw HTTPError(.badRequest, message: "the range is longer than \(maxRangeDays) days")
+            }
+            return (from, to)
+        default:
+            throw HTTPError(.badRequest, message: "give day=YYYY-MM-DD, or both from and to")
+        }
+    }
+
+    /// Attaches an event stream's `send` to the motion (`motion` events, the current one
+    /// first) and the closed stays and trips (`stay`, `trip`); returns the detach.
+    func subscribeTimeline(_ send: @escaping @Sendable (_ event: String, _ data: String) -> Void) -> @Sendable () -> Void
+    {
+        guard let timeline else { return {} }
+        let motion = timeline.motion.observe(policy: .all, sendingCurrentValue: true) { change in
+            send("motion", change.new.jsonString)
+        }
+        let events = timeline.events.observe(policy: .all) { change in
+            switch change.new {
+            case .stayClosed(let stay)?: send("stay", stay.jsonString)
+            case .tripClosed(let trip)?: send("trip", trip.jsonString)
+            case .motion?, nil: break
+            }
+        }
+        return {
+            motion.cancel()
+            events.cancel()
+        }
+    }
+}

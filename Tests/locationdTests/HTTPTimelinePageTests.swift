@@ -1,0 +1,75 @@
+import Foundation
+import LocationState
+import Testing
+
+/// The page's timeline in a real headless browser, against a daemon reading a real gpsd
+/// (gpsfake) fed a parked receiver, a 3 km drive and another stop, played fast: the day's
+/// stay, trip and open stay in the panel, "parked for …" under the badge, and a click on
+/// the trip draws it and fits the map to it.
+///
+/// With `WRITE_TIMELINE_SCREENSHOT=1` the screenshot is written to `docs/page.png`.
+@Suite(.timeLimit(.minutes(4)))
+struct HTTPTimelinePageTests {
+    @Test func theDaysTimelineAndAClickedTrip() async throws {
+        let track = ParkedTrack([.parked(seconds: 360), .drive(metres: 3000, speed: 10), .parked(seconds: 420)])
+        let log = try track.write(name: "timeline-page")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let gpsfake = try GPSFake(log: log, cycle: 0.002, once: true)
+        defer { gpsfake.stop() }
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data",
+            arguments: [
+                "--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "2", "--record",
+            ])
+        let client = HTTPTestClient(port: try await daemon.httpPort())
+        try await gpsfake.startFeeding()
+        _ = try await HTTPPageTests.last(client, state: "stale", within: 90)
+        let day = String(UTCCalendar.iso8601(track.fixes[0].time!).prefix(10))
+        let timeline = try await client.get("/api/v1/timeline?day=\(day)").object()
+        let entries = try #require(timeline["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["class"] as? String } == ["STAY", "TRIP", "STAY"], "\(entries)")
+        let distance = try #require(entries.count > 1 ? entries[1]["distance"] as? Double : nil)
+        #expect(abs(distance - 3000) < 150, "the trip's distance: \(distance) m")
+
+        let browser = try await WebDriver()
+        try await browser.open("http://127.0.0.1:\(try await daemon.httpPort())/")
+        try await browser.waitFor(
+            "the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
+        try await browser.waitFor(
+            "parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
+        let parked = try #require(try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        // Stopped since the second stay began, until the last fix: 6 or 7 minutes.
+        #expect(parked == "parked for 7 min" || parked == "parked for 6 min", "\(parked)")
+        let trip = try #require(
+            try await browser.run(##"return document.querySelector("#timeline li.trip").textContent"##) as? String)
+        #expect(trip.contains("km"), "\(trip)")
+
+        _ = try await browser.run(##"document.querySelector("#timeline li.trip").click(); return true"##)
+        try await browser.waitFor(
+            "the trip drawn", #"return Number(document.getElementById("map").dataset.tripPoints) > 100"#)
+        // Fitted: every point of the trip is on the canvas, and it spans over half of it.
+        let fitted = try #require(
+            try await browser.run(
+                #"""
+                const w = canvas.clientWidth, h = canvas.clientHeight, z = S.view.z;
+                const cx = worldX(S.view.lon, z) - w / 2, cy = worldY(S.view.lat, z) - h / 2;
+                const xs = S.tripPath.map(p => worldX(p[1], z) - cx), ys = S.tripPath.map(p => worldY(p[0], z) - cy);
+                const inside = xs.every(x => x >= 0 && x <= w) && ys.every(y => y >= 0 && y <= h);
+                return [inside, (Math.max(...xs) - Math.min(...xs)) / w, (Math.max(...ys) - Math.min(...ys)) / h];
+                """#) as? [Any])
+        #expect(fitted.first as? Bool == true, "\(fitted)")
+        let spans = fitted.dropFirst().compactMap { $0 as? Double }
+        #expect(spans.contains { $0 > 0.5 }, "\(fitted)")
+        let screenshot = try await browser.screenshot()
+        #expect(screenshot.count > 10_000)
+        if ProcessInfo.processInfo.environment["WRITE_TIMELINE_SCREENSHOT"] == "1" {
+            try screenshot.write(to: HTTPAPITests.root.appendingPathComponent("docs/page.png"))
+        } else {
+            try screenshot.write(
+                to: FileManager.default.temporaryDirectory.appendingPathComponent("locationd-timeline-page.png"))
+        }
+        await browser.quit()
+        #expect(try await daemon.stop().status == 0)
+    }
+}
