@@ -63,9 +63,9 @@ struct SimulatedProviderTests {
         let recorder = EventRecorder()
         let provider = SimulatedProvider(seed: 5, interval: .milliseconds(200), clock: clock, now: { Self.start })
         let task = Task { try await provider.run(recorder.record) }
-        while recorder.fixes.count < 50 { await Task.yield() }
+        try await withTimeLimit("50 fixes") { while recorder.fixes.count < 50 { await Task.yield() } }
         task.cancel()
-        try await task.value
+        try await withTimeLimit("the provider's return") { try await task.value }
         #expect(recorder.events.first == .connected)
         let fixes = recorder.fixes
         #expect(
@@ -80,6 +80,6 @@ struct SimulatedProviderTests {
     @Test func cancelledProviderReturns() async throws {
         let task = Task { try await SimulatedProvider(interval: .seconds(3600)).run { _ in } }
         task.cancel()
-        try await task.value
+        try await withTimeLimit("the provider's return") { try await task.value }
     }
 }

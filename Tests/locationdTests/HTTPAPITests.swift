@@ -101,14 +101,12 @@ struct HTTPAPITests {
     ])
     func badRequestsGetAOneLineReason(path: String, status: Int, reason: String) async throws {
         let directory = try TemporaryDirectory()
-        let daemon = try await DaemonProcess(
-            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
-        let answer = try await HTTPTestClient(port: try await daemon.httpPort()).get(path)
+        let http = InProcessHTTP(HTTPService(context: try DaemonContext.testing(directory: directory.path)))
+        let answer = try await http.get(path)
         #expect(answer.status == status, "\(answer.body)")
         let message = try #require(try answer.object()["error"] as? String)
         #expect(message.contains(reason), "\(message)")
         #expect(!message.contains("\n"))
-        #expect(try await daemon.stop().status == 0)
     }
 
     @Test func malformedHugeAndForeignRequestsAre4xxAndTheDaemonGoesOn() async throws {

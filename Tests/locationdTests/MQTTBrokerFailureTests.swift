@@ -61,6 +61,27 @@ struct MQTTBrokerFailureTests {
         #expect(try await daemon.stop().status == 0)
     }
 
+    /// A broker that hangs up whenever it gets one message (MQTT 3.1.1's only way to refuse
+    /// it): after three connections lost with it unacknowledged, it is dropped, counted and
+    /// logged, and the messages after it flow again.
+    @Test func aMessageTheBrokerHangsUpOnIsDroppedAfterThreeTries() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try RefusingBroker(refusedSuffix: "/waypoints")
+        let regions = try RegionCommandTests.regionFile(
+            #"{"type":"Feature","id":"start","properties":{"name":"Start","radius":5000},"geometry":{"type":"Point","coordinates":[11.5167,48.1173]}}"#
+        )
+        let daemon = try await Self.daemon(
+            directory, broker: "mqtt://127.0.0.1:\(broker.port)", settings: "regions = \(regions)\n")
+        try await waitUntil(seconds: 40) { daemon.stderr.contains("ended the connection 3 times in a row") }
+        let acknowledged = broker.acknowledged
+        try await waitUntil(seconds: 40) { broker.acknowledged >= acknowledged + 3 }
+        let status = try #require(Self.mqttStatus(daemon))
+        #expect((status["dropped"] as? Int ?? 0) == 1, "\(status)")
+        #expect(daemon.stderr.contains("failures/waypoints…"), "\(daemon.stderr)")
+        #expect(Self.occurrences(of: "ended the connection", in: daemon.stderr) == 1, "\(daemon.stderr)")
+        #expect(try await daemon.stop().status == 0)
+    }
+
     /// A topic that fits MQTT's 65,535 bytes but whose derived topics (`/status`,
     /// `/waypoints`, Home Assistant's discovery topic) do not is refused at start.
     @Test(arguments: [

@@ -99,8 +99,8 @@ public struct Location: Sendable, Hashable {
         set { measurements[.hdop] = newValue }
     }
 
-    /// The optional measurements above, packed: how a fix is stored, not what it is
-    /// (see ``Measurements``); internal so that ``completing(_:)`` merges it field by field.
+    /// The optional measurements above; internal so that validation and ``completing(_:)``
+    /// walk them field by field.
     var measurements = Measurements()
 
     public init(

@@ -47,6 +47,7 @@ extension MQTTPublisher {
     }
 
     func connectionFailed(_ reason: String) {
+        if connected { suspectLoss() }
         connected = false
         clearStall()
         steady.withLock { $0 = false }

@@ -71,4 +71,24 @@ extension MQTTPublisher {
         )
         updateSnapshot()
     }
+
+    /// A connection ended while messages were in flight: when it is the third in a row to
+    /// end with the same oldest message unacknowledged, the broker is taken to drop the
+    /// client for that message (MQTT 3.1.1's way to refuse one), which is dropped, counted
+    /// and logged, so that it no longer blocks every message after it.
+    func suspectLoss() {
+        guard let oldest = inFlight.values.min() else { return }
+        let losses = suspect?.id == oldest ? (suspect?.losses ?? 0) + 1 : 1
+        suspect = (oldest, losses)
+        guard losses >= Self.lossesBeforeDropping else { return }
+        suspect = nil
+        let message = try? outbox.messages(after: oldest - 1, limit: 1, fromFile: true).first
+        refused += 1
+        inFlight = inFlight.filter { $0.value != oldest }
+        acknowledged.append(oldest)
+        logger.error(
+            "MQTT broker \(brokerAddress) ended the connection \(losses) times in a row while a message to \(message.map { $0.topic.prefix(80).escapedForTerminal + "…" } ?? "?") (\(message?.payload.count ?? 0) bytes) waited for its PUBACK; dropped it (counted in ?STATUS;'s dropped): does the broker refuse its topic or size?"
+        )
+        removeAcknowledged()
+    }
 }

@@ -12,7 +12,7 @@ struct Locationd: AsyncParsableCommand {
         version: LocationdVersion.current,
         subcommands: [
             RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ExportCommand.self,
-            RegionsCommand.self,
+            RegionsCommand.self, TimelineCommand.self,
         ]
     )
 }
@@ -20,7 +20,8 @@ struct Locationd: AsyncParsableCommand {
 extension Locationd {
     /// Why a `--version` request is refused, or nil: the argument parser would print the
     /// version for `--version=json` or `--version --json` and ignore the rest, which a
-    /// script asking for a format it cannot have should hear about.
+    /// script asking for a format it cannot have should hear about. A command name
+    /// beside it (`locationd last --version`) is fine.
     static func versionRefusal(_ arguments: ArraySlice<String>) -> String? {
         guard let request = arguments.first(where: { $0 == "--version" || $0.hasPrefix("--version=") }) else {
             return nil
@@ -29,8 +30,8 @@ extension Locationd {
             return
                 "--version takes no value (it prints the version alone, \(LocationdVersion.current)); not '\(request)'"
         }
-        guard arguments.count == 1 else {
-            return "--version stands alone: it prints the version, \(LocationdVersion.current), in one format only"
+        if let other = arguments.first(where: { $0.hasPrefix("-") && $0 != request }) {
+            return "--version prints the version alone, \(LocationdVersion.current), in one format; not with '\(other)'"
         }
         return nil
     }

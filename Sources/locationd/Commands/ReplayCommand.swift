@@ -76,6 +76,15 @@ struct ReplayCommand: AsyncParsableCommand {
         help: ArgumentHelp("Seconds inside a region before an enter counts (default 0).", valueName: "seconds"))
     var regionDwell: Double?
 
+    @Flag(
+        help: """
+            Also print each closed stay and trip (a STAY or TRIP object in json, a line in text), after \
+            the fix that closed it; the thresholds are the daemon's keys of the same names.
+            """)
+    var timeline = false
+
+    @OptionGroup var thresholds: TimelineThresholds
+
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
@@ -85,6 +94,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let provider = ReplayProvider(path: file, options: options, progress: report)
         let listeners: ReplayListeners?
         let monitor: RegionMonitor?
+        let motion: ReplayTimeline?
         let timeout: Duration
         do {
             // Checked as the daemon's setting is (same range, same message).
@@ -94,6 +104,9 @@ struct ReplayCommand: AsyncParsableCommand {
                     key: "freshness-timeout", value: "\(freshnessTimeout)", origin: "--freshness-timeout")
             }
             timeout = .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000))
+            let motionConfiguration = try thresholds.configuration()
+            // A threshold asks for the timeline as --timeline does.
+            motion = timeline || thresholds.given ? ReplayTimeline(configuration: motionConfiguration) : nil
             monitor = try regions.map { path throws(LocationError) in
                 var configuration = RegionConfiguration()
                 if let regionDwell {
@@ -117,6 +130,7 @@ struct ReplayCommand: AsyncParsableCommand {
             case .location(let location):
                 listeners?.record(location)
                 if let fix = location { output.print(fix) } else { output.interrupt() }
+                if let fix = location { motion?.record(fix, to: output) }
                 if let monitor {
                     for event in monitor.update(with: location) { output.print(event) }
                 }
@@ -141,7 +155,9 @@ struct ReplayCommand: AsyncParsableCommand {
         progress?.clear()
         let interrupted = interruption.withLock { $0 }
         if interrupted == nil, case .failure(let error as LocationError) = result { throw error.exit() }
+        let timelineSummary = motion?.finish(to: output)
         output.finish()
+        if let timelineSummary { StandardError.line("locationd: \(file): \(timelineSummary)") }
         if let storeFailure { throw ExitCode(ExitStatus.code(for: storeFailure)) }
         if let interrupted {
             StandardError.line("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))")

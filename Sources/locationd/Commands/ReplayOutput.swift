@@ -96,6 +96,24 @@ final class ReplayOutput: Sendable {
         }
     }
 
+    /// Prints a closed stay or trip after the fix that closed it: a STAY or TRIP object in
+    /// `json`, a line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
+    func print(_ entry: TimelineEntry) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            switch format {
+            case .json: state.buffer.append(contentsOf: entry.jsonString.utf8)
+            case .text: state.buffer.append(contentsOf: entry.text.utf8)
+            case .geojson, .gpx: return
+            }
+            state.buffer.append(10)
+            if flushingEachFix {
+                ReplayOutput.write(state.buffer)
+                state.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
     /// Prints a change of the status after the fix before it: a STATUS object in `json`, a
     /// line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
     ///

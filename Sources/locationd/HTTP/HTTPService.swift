@@ -4,8 +4,6 @@ import HummingbirdCore
 import LocationState
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import ServiceLifecycle
 
 /// The HTTP server as a service: the JSON API, Server-Sent Events and the page
@@ -44,44 +42,24 @@ struct HTTPService: Service {
     var limits = Limits()
     let logger: Logger
 
-    func run() async throws {
+    /// The routes behind the guard (token, bodies, unknown paths), as the server answers them.
+    func router() -> Router<HTTPRequestContext> {
         let router = Router(context: HTTPRequestContext.self)
         router.add(
             middleware: HTTPGuard(
                 hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
         routes.add(to: router)
-        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
-            maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
-            maxHeaderFieldCount: limits.maxHeaderFields)
+        return router
+    }
+
+    func run() async throws {
+        let router = router()
         let configuration = configuration
         let logger = logger
         let authenticated = token != nil
-        // The server as Hummingbird's `Application.run` builds it, without its timer that
-        // refreshes the `Date` header every second and keeps an idle daemon awake;
-        // `HTTPDate` formats the header on the answering thread instead.
-        let responder = router.buildResponder()
-        let server = try HTTPServerBuilder.http1(
-            configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
-        ).buildServer(
-            configuration: ServerConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), backlog: limits.backlog,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
-            responder: { request, writer, channel in
-                let context = HTTPRequestContext(
-                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
-                var response: Response
-                do {
-                    response = try await responder.respond(to: request, context: context)
-                } catch let error as HTTPParserError {
-                    throw error  // as `Application.run`: the channel answers 400 and closes
-                } catch {
-                    logger.debug("http: unhandled error \(error)")
-                    response = Response(status: .internalServerError, body: .init())
-                }
-                response.headers[.date] = HTTPDate.now()
-                try await writer.write(response: response.head, body: response.body)
-            },
+        let server = try HTTPServer.make(
+            router: router, address: .hostname(configuration.host, port: configuration.port), limits: limits,
+            logger: logger,
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port

@@ -1,0 +1,62 @@
+import Foundation
+import LocationState
+
+/// `replay --timeline`: the replayed fixes through the motion tracker, each stay and trip
+/// it closes printed after the fix that closed it.
+///
+/// As trackintel's default (`include_last=False`), the stay or trip still open at the end
+/// of the file is not printed as closed; the summary names it.
+final class ReplayTimeline: Sendable {
+    private let tracker: Locked<MotionTracker>
+    private let counts = Locked((stays: 0, trips: 0, distance: 0.0))
+
+    init(configuration: MotionConfiguration) {
+        tracker = Locked(MotionTracker(configuration: configuration))
+    }
+
+    /// Takes one replayed fix; prints what it closed.
+    func record(_ fix: Location, to output: ReplayOutput) {
+        let events = tracker.withLock { $0.ingest(fix) }
+        print(events, to: output)
+    }
+
+    /// Closes what the end of the file closes, prints it, and returns the summary line's text.
+    func finish(to output: ReplayOutput) -> String {
+        let (events, tracker) = self.tracker.withLock { ($0.finish(), $0) }
+        print(events, to: output)
+        let (stays, trips, distance) = counts.withLock { $0 }
+        var summary = "timeline: \(stays) stays, \(trips) trips (\(TimelineEntry.distance(distance)))"
+        if let stay = tracker.openStay {
+            summary += "; at the end, a stay since \(UTCCalendar.iso8601(stay.start)), still open"
+        } else if let trip = tracker.openTrip {
+            summary += "; at the end, a trip since \(UTCCalendar.iso8601(trip.start)), still open"
+        }
+        let ignored = tracker.ignored
+        if ignored.total > 0 {
+            let reasons = [
+                (ignored.withoutPosition, "without a position"), (ignored.withoutTime, "without a time"),
+                (ignored.outOfOrder, "not after the fix before"), (ignored.jumps, "beyond --max-speed"),
+            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            summary += "; ignored \(ignored.total) fixes (" + reasons.joined(separator: ", ") + ")"
+        }
+        return summary
+    }
+
+    private func print(_ events: [TimelineEvent], to output: ReplayOutput) {
+        for event in events {
+            switch event {
+            case .stayClosed(let stay):
+                counts.withLock { $0.stays += 1 }
+                output.print(.stay(stay))
+            case .tripClosed(let trip):
+                counts.withLock {
+                    $0.trips += 1
+                    $0.distance += trip.distance
+                }
+                output.print(.trip(trip))
+            case .motion:
+                break
+            }
+        }
+    }
+}

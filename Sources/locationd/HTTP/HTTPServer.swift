@@ -1,0 +1,45 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// The server Hummingbird's `Application.run` builds, without the service it adds to
+/// refresh the `Date` header: a timer that wakes an idle daemon every second
+/// (docs/performance.md). ``HTTPDate`` formats the header on the answering thread.
+enum HTTPServer {
+    /// A server of `router` on `address`, within `limits`.
+    static func make(
+        router: Router<HTTPRequestContext>, address: BindAddress, limits: HTTPService.Limits, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) throws -> any Service {
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
+            maxHeaderFieldCount: limits.maxHeaderFields)
+        let responder = router.buildResponder()
+        return try HTTPServerBuilder.http1(
+            configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
+        ).buildServer(
+            configuration: ServerConfiguration(
+                address: address, backlog: limits.backlog,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
+            responder: { request, writer, channel in
+                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch let error as HTTPParserError {
+                    throw error  // as `Application.run`: the channel answers 400 and closes
+                } catch {
+                    logger.debug("http: unhandled error \(error)")
+                    response = Response(status: .internalServerError, body: .init())
+                }
+                response.headers[.date] = HTTPDate.now()
+                try await writer.write(response: response.head, body: response.body)
+            },
+            onServerRunning: onServerRunning)
+    }
+}

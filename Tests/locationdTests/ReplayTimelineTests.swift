@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `locationd replay --timeline` as a user runs it: the real binary on generated GPX files.
+@Suite(.timeLimit(.minutes(2)))
+struct ReplayTimelineTests {
+    /// Parked for an hour with a receiver's jitter: no trip, no distance, one stay (open at the
+    /// end, so printed as no closed stay and named in the summary).
+    @Test(arguments: [UInt64(3), 7, 12])
+    func parkedForAnHour(seed: UInt64) async throws {
+        let directory = try TemporaryDirectory()
+        var track = GeneratedTrack(seed: seed * 4)
+        track.stay(seconds: 3600)
+        let path = directory.path + "/parked.gpx"
+        try track.gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json", "--timeline"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains(#""class":"TRIP""#) && !run.stdout.contains(#""class":"STAY""#))
+        #expect(run.stderr.contains("timeline: 0 stays, 0 trips (0 m); at the end, a stay since"), "\(run.stderr)")
+    }
+
+    /// A threshold that is 0, negative, not a number or absurd: one line naming it, exit 64.
+    @Test(arguments: [
+        ("--stay-distance", "0"), ("--stay-distance", "-5"), ("--stay-distance", "nan"), ("--stay-distance", "1e12"),
+        ("--stay-duration", "0"), ("--stay-gap", "inf"), ("--max-speed", "-1"), ("--stay-duration", "five"),
+    ])
+    func badThresholdIsRefused(flag: String, value: String) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/track.gpx"
+        try GeneratedTrack(seed: 1).gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try await runLocationd(["replay", path, "--timeline", flag, value])
+        #expect(run.status == 64)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(flag) && run.stderr.contains("'\(value)'"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// In text, a stay and the trip after it as lines after the fixes that closed them.
+    @Test func textLines() async throws {
+        let directory = try TemporaryDirectory()
+        var track = GeneratedTrack(seed: 4)
+        track.stay(seconds: 600)
+        track.move(metres: 3000, speed: 10)
+        track.stay(seconds: 600)
+        track.move(metres: 3000, speed: 10)
+        let path = directory.path + "/track.gpx"
+        try track.gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--timeline"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").filter { $0.contains(" STAY ") || $0.contains(" TRIP ") }
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.contains(" STAY ") == true && lines.last?.contains(" STAY ") == true)
+        #expect(lines.dropFirst().first?.contains(" km until ") == true)
+    }
+}
