@@ -27,7 +27,7 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]
         ),
         // libxml2 and libmosquitto are loaded at run time, only when a GPX file is read or
-        // MQTT is configured (see their headers, and "Decisions" in the README): each target
+        // MQTT is configured (see their headers, and docs/decisions.md): each target
         // is a small C loader over the -dev package's headers (apt libxml2-dev,
         // libmosquitto-dev), and neither library is linked.
         .target(
@@ -94,8 +94,8 @@ for target in package.targets where target.type != .system {
 /// - the Swift runtime, Foundation and Dispatch are linked in (`-static-stdlib`),
 ///   so that only the code used is mapped, not eight whole shared libraries;
 /// - lld places the functions the daemon runs first, in the order of
-///   `dist/locationd.order` (made by `scripts/order-file`; a stale order costs memory,
-///   never correctness);
+///   `dist/locationd.order` (made by `scripts/order-file`, which CI runs with `--check`;
+///   a stale order costs memory, never correctness);
 /// - only the symbols the shared libraries need are exported, so the dynamic
 ///   linker does not page in a megabyte of symbol tables;
 /// - with glibc 2.36 or later, relocations are packed (`DT_RELR`): the executable

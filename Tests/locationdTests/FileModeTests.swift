@@ -55,7 +55,8 @@ struct FileModeTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let expected = [
             "tiles.sqlite", "tiles.sqlite-wal", "lastFix.json", "regionMembership.json", "mqtt-outbox.sqlite",
-            "mqtt-outbox.sqlite-wal", "locationd.lock", "control.sock", "tracks",
+            "mqtt-outbox.sqlite-wal", "timeline.sqlite", "timeline.sqlite-wal", "locationd.lock", "control.sock",
+            "tracks",
         ]
         try await waitUntil(seconds: 40) {
             let names = Set(Self.entries(in: data).map(\.path))

@@ -78,7 +78,7 @@ public final class TimelineStore: @unchecked Sendable {
     }
 
     private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
-        let existed = FileManager.default.fileExists(atPath: path)
+        try SQLiteFiles.createPrivate(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(1)
@@ -86,7 +86,6 @@ public final class TimelineStore: @unchecked Sendable {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            if !existed { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
             try queue.write { db in
                 try db.execute(
                     sql: """

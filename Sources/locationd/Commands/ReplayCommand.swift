@@ -83,27 +83,7 @@ struct ReplayCommand: AsyncParsableCommand {
             """)
     var timeline = false
 
-    // Unconditional: a negative value is refused by the check, not taken for a flag.
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Metres from a stay's first fix that still belong to it (default 100).", valueName: "m"))
-    var stayDistance: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Seconds the device must stay to make a stay (default 300).", valueName: "s"))
-    var stayDuration: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Seconds without a fix that end a stay candidate (default 900).", valueName: "s"))
-    var stayGap: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Metres per second beyond which a fix is ignored as a jump (default 100).", valueName: "m/s")
-    )
-    var maxSpeed: String?
+    @OptionGroup var thresholds: TimelineThresholds
 
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
@@ -124,15 +104,9 @@ struct ReplayCommand: AsyncParsableCommand {
                     key: "freshness-timeout", value: "\(freshnessTimeout)", origin: "--freshness-timeout")
             }
             timeout = .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000))
-            let thresholds: [(key: String, value: String?)] = [
-                ("stay-distance", stayDistance), ("stay-duration", stayDuration), ("stay-gap", stayGap),
-                ("max-speed", maxSpeed),
-            ]
-            let motionConfiguration = try ReplayTimeline.configuration(flags: thresholds)
+            let motionConfiguration = try thresholds.configuration()
             // A threshold asks for the timeline as --timeline does.
-            motion =
-                timeline || thresholds.contains { $0.value != nil }
-                ? ReplayTimeline(configuration: motionConfiguration) : nil
+            motion = timeline || thresholds.given ? ReplayTimeline(configuration: motionConfiguration) : nil
             monitor = try regions.map { path throws(LocationError) in
                 var configuration = RegionConfiguration()
                 if let regionDwell {

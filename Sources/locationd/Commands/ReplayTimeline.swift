@@ -14,16 +14,6 @@ final class ReplayTimeline: Sendable {
         tracker = Locked(MotionTracker(configuration: configuration))
     }
 
-    /// The thresholds from the flags, each checked as the daemon checks its key.
-    static func configuration(flags: [(key: String, value: String?)]) throws(LocationError) -> MotionConfiguration {
-        var configuration = MotionConfiguration()
-        for (key, value) in flags {
-            guard let value else { continue }
-            _ = try configuration.apply(key: key, value: value, origin: "--\(key)")
-        }
-        return configuration
-    }
-
     /// Takes one replayed fix; prints what it closed.
     func record(_ fix: Location, to output: ReplayOutput) {
         let events = tracker.withLock { $0.ingest(fix) }

@@ -2,11 +2,16 @@
     import Glibc
 #endif
 
-/// Gives the kernel back the pages of the daemon's executable and shared libraries
-/// that only its start-up touched, with `MADV_PAGEOUT` a few seconds after start: a
-/// running daemon uses a fraction of them, and those it uses again come back from the
-/// page cache. Only clean private file mappings are advised; nothing is lost or
-/// changed, and on a kernel without `MADV_PAGEOUT` nothing happens.
+/// Gives the kernel back the pages of the daemon's executable and of its shared
+/// libraries that only its start-up touched: code is mapped 64 KiB around each page
+/// fault, and a running daemon keeps using a fraction of what start-up brought in
+/// (docs/performance.md).
+///
+/// A few seconds after start, `MADV_PAGEOUT` (Linux 5.4) drops the clean pages of every
+/// private file mapping from this process; those it uses again come back on their next
+/// access, from the page cache. Written pages stay, pages another process maps too stay,
+/// shared mappings (SQLite's WAL index) are not touched, and on an older kernel the call
+/// fails and nothing happens.
 enum StartupPages {
     /// How long after start the pages are given back: past the start-up of every
     /// service and the first fixes, before a benchmark or a user looks.

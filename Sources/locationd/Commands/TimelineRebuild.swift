@@ -1,0 +1,40 @@
+import Foundation
+import LocationState
+import Logging
+
+/// `locationd timeline --rebuild`: the recorded tracks, day by day, through the motion
+/// tracker, replacing the timeline in one transaction.
+enum TimelineRebuild {
+    /// Rebuilds the timeline in `directory`; returns the summary line's text.
+    static func run(directory: URL, configuration: MotionConfiguration) async throws(LocationError) -> String {
+        let logger = Logger(label: "locationd.timeline")
+        // Never beside a daemon writing the same timeline.
+        let lock = try DaemonLock(directory: directory.path, logger: logger)
+        defer { withExtendedLifetime(lock) {} }
+        let tracks = directory.appendingPathComponent(DataDirectory.Name.tracks)
+        let days = TrackExport.recordedDays(in: tracks)
+        var tracker = MotionTracker(configuration: configuration)
+        var events: [TimelineEvent] = []
+        for (day, _) in days {
+            let provider = ReplayProvider(
+                path: tracks.appendingPathComponent(day + ".nmea").path, options: .init(format: .nmea, speed: nil))
+            var fixes: [Location] = []
+            do {
+                _ = try await provider.replay { event in
+                    if case .fix(let fix) = event { fixes.append(fix) }
+                }
+            } catch let error as LocationError {
+                throw error
+            } catch {
+                throw .internalError("reading \(day).nmea stopped: \(error)")
+            }
+            for fix in fixes { events += tracker.ingest(fix) }
+        }
+        let store = try TimelineStore(directory: directory, logger: logger)
+        let closed = events.filter { if case .motion = $0 { false } else { true } }
+        try store.replaceAll(with: closed, tracker: tracker)
+        let stays = closed.filter { if case .stayClosed = $0 { true } else { false } }.count
+        return
+            "\(store.url.path): rebuilt from \(days.count) recorded days: \(stays) stays, \(closed.count - stays) trips"
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import LocationState
+
+/// How `locationd timeline` prints stays and trips: a table for people, JSON lines,
+/// GeoJSON or GPX.
+enum TimelineFormat {
+    /// The table: a line per stay and trip, times in UTC, then the totals.
+    static func table(_ entries: [TimelineEntry], title: String) -> String {
+        var text = "Timeline \(title) (UTC)\n"
+        var (stays, trips, distance) = (0, 0, 0.0)
+        for entry in entries {
+            let span = "\(clock(entry.start))–\(entry.isOpen ? "now  " : clock(entry.end))"
+            switch entry {
+            case .stay(let stay):
+                stays += 1
+                text +=
+                    "\(span)  stay  \(pad(TimelineEntry.duration(stay.duration), 11))  "
+                    + String(
+                        format: "%.6f, %.6f  (%d fixes, radius %.0f m)", stay.latitude, stay.longitude, stay.fixes,
+                        stay.radius)
+            case .trip(let trip):
+                trips += 1
+                distance += trip.distance
+                text +=
+                    "\(span)  trip  \(pad(TimelineEntry.duration(trip.duration), 11))  \(TimelineEntry.distance(trip.distance)), "
+                    + String(format: "avg %.1f km/h, max %.1f km/h", trip.averageSpeed * 3.6, trip.maxSpeed * 3.6)
+            }
+            text += "\n"
+        }
+        if entries.isEmpty { text += "nothing recorded\n" }
+        return text + "\(stays) stays, \(trips) trips, \(TimelineEntry.distance(distance))\n"
+    }
+
+    /// One STAY or TRIP line each.
+    static func jsonLines(_ entries: [TimelineEntry]) -> String {
+        entries.map { $0.jsonString + "\n" }.joined()
+    }
+
+    /// A FeatureCollection: each stay a Point at its centroid; each trip a LineString from
+    /// the stay it left to the stay it reached (a straight line: the timeline keeps no path;
+    /// `locationd export` has the track), or without geometry when either is not listed.
+    static func geoJSON(_ entries: [TimelineEntry]) -> String {
+        var stays: [Date: Stay] = [:]
+        for case .stay(let stay) in entries { stays[stay.start] = stay }
+        let features = entries.map { entry -> String in
+            let geometry: String
+            switch entry {
+            case .stay(let stay):
+                geometry = #"{"type":"Point","coordinates":[\#(coordinate(stay))]}"#
+            case .trip(let trip):
+                if let from = trip.from.flatMap({ stays[$0] }), let to = trip.to.flatMap({ stays[$0] }) {
+                    geometry = #"{"type":"LineString","coordinates":[[\#(coordinate(from))],[\#(coordinate(to))]]}"#
+                } else {
+                    geometry = "null"
+                }
+            }
+            return #"{"type":"Feature","geometry":\#(geometry),"properties":\#(entry.jsonString)}"#
+        }
+        return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
+    }
+
+    /// A GPX 1.1 document: each stay a waypoint (its start as the time), each trip a route
+    /// from the stay it left to the stay it reached, when both are listed.
+    static func gpx(_ entries: [TimelineEntry]) -> String {
+        var stays: [Date: Stay] = [:]
+        for case .stay(let stay) in entries { stays[stay.start] = stay }
+        var waypoints = ""
+        var routes = ""
+        for entry in entries {
+            switch entry {
+            case .stay(let stay):
+                waypoints +=
+                    "<wpt \(attributes(stay))><time>\(UTCCalendar.iso8601(stay.start))</time>"
+                    + "<name>Stay \(TimelineEntry.duration(stay.duration))</name>"
+                    + "<desc>\(UTCCalendar.iso8601(stay.start)) to \(UTCCalendar.iso8601(stay.end)), \(stay.fixes) fixes</desc>"
+                    + "<type>stay</type></wpt>\n"
+            case .trip(let trip):
+                guard let from = trip.from.flatMap({ stays[$0] }), let to = trip.to.flatMap({ stays[$0] }) else {
+                    continue
+                }
+                routes +=
+                    "<rte><name>Trip \(TimelineEntry.distance(trip.distance))</name>"
+                    + "<desc>\(UTCCalendar.iso8601(trip.start)) to \(UTCCalendar.iso8601(trip.end)), "
+                    + "\(TimelineEntry.duration(trip.duration))</desc><type>trip</type>"
+                    + "<rtept \(attributes(from))><time>\(UTCCalendar.iso8601(trip.start))</time></rtept>"
+                    + "<rtept \(attributes(to))><time>\(UTCCalendar.iso8601(trip.end))</time></rtept></rte>\n"
+            }
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="locationd" xmlns="http://www.topografix.com/GPX/1/1">
+
+            """ + waypoints + routes + "</gpx>\n"
+    }
+
+    private static func coordinate(_ stay: Stay) -> String {
+        String(format: "%.7f,%.7f", stay.longitude, stay.latitude)
+    }
+
+    private static func attributes(_ stay: Stay) -> String {
+        String(format: "lat=\"%.7f\" lon=\"%.7f\"", stay.latitude, stay.longitude)
+    }
+
+    /// `HH:MM` of a UTC time, or `MM-DD HH:MM` when the table spans days.
+    private static func clock(_ date: Date) -> String {
+        let text = UTCCalendar.iso8601(date)
+        return String(text.dropFirst(11).prefix(5))
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
