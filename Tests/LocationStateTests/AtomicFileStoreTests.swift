@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct AtomicFileStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct AtomicFileStoreTests {
     @Test(arguments: [
         "", "a/b", "..", "../escape", "a..b", "/etc/passwd", "nul\u{0}byte", String(repeating: "k", count: 201),
     ])

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The data directory against links and loose modes, with real files.
-@Suite(.timeLimit(.minutes(1))) struct DataDirectoryHardeningTests {
+@Suite(.timeLimit(.minutes(10))) struct DataDirectoryHardeningTests {
     @Test func aTrackFileThatIsALinkIsRefusedAndItsTargetNeverWritten() throws {
         let directory = try TileFixtures.directory()
         let tracks = directory.appendingPathComponent("tracks")

@@ -3,7 +3,7 @@ import LocationState
 import Testing
 
 /// One fix per epoch from gpsd's reports, without threads or clocks.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct EpochMergerTests {
     static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
 

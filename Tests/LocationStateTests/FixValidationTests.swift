@@ -5,7 +5,7 @@ import Testing
 
 /// The one validation every fix passes before the state, and the writers that must not
 /// trap on what gets past it anyway.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct FixValidationTests {
     static let t0 = Date(timeIntervalSince1970: 1_714_564_800)
     static let good = Location(

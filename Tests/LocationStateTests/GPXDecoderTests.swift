@@ -25,7 +25,7 @@ private func date(_ text: String) -> Date? { UTCCalendar.parseISO8601(text) }
 
 /// GPX files as common producers write them (synthesized here, after their published
 /// formats), and bad XML.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GPXDecoderTests {
     /// Garmin Connect / Edge: TrackPointExtension v1 (heart rate, cadence) under a prefix
     /// of its own choosing, and v2 with speed and course.

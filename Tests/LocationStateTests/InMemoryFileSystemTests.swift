@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct InMemoryFileSystemTests {
+@Suite(.timeLimit(.minutes(10))) struct InMemoryFileSystemTests {
     @Test func behavesLikeTheLiveOneForTheCasesTheStoresMeet() throws {
         let fileSystem = FileSystem.inMemory(directories: ["/data/k.json"])
         #expect(throws: LocationError.self) { try fileSystem.load("/data/k.json") }

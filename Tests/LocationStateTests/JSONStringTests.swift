@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct JSONStringTests {
     /// Every string comes back as it went in through a JSON parser, whatever it holds.
     @Test(arguments: [

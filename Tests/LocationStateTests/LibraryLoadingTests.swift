@@ -4,7 +4,7 @@ import Testing
 
 /// libmosquitto and libxml2 are loaded at run time (`CMosquitto`, `CLibXML2`): a library
 /// that cannot be loaded is one sentence naming it, never a crash.
-@Suite(.timeLimit(.minutes(1))) struct LibraryLoadingTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryLoadingTests {
     @Test func aLibraryThatCannotBeLoadedIsOneClearError() throws {
         let error = try #require(throws: LocationError.self) {
             try MosquittoLibrary.load(soname: "libmosquitto.so.0-absent")

@@ -19,7 +19,7 @@ private func countingFileSystem(_ saves: TileEventLog<Data>) -> FileSystem {
 /// The clock of these tests: `TileFixtures.time(0)`, 2027-01-15T08:00:00Z.
 private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
 
-@Test(.timeLimit(.minutes(1))) func theLastFixSurvivesARestartAsRestored() throws {
+@Test(.timeLimit(.minutes(10))) func theLastFixSurvivesARestartAsRestored() throws {
     let directory = try TileFixtures.directory().path
     let fix = TileFixtures.fix(52.5, 13.4, at: -10)
     do {
@@ -43,7 +43,7 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
     #expect(reopened.lastFix == newer)
 }
 
-@Test(.timeLimit(.minutes(1))) func writesAreThrottledAndCoalesced() async throws {
+@Test(.timeLimit(.minutes(10))) func writesAreThrottledAndCoalesced() async throws {
     #expect(LastFixStore.Configuration().writeInterval == .seconds(5))
     let saves = TileEventLog<Data>()
     let store = try LastFixStore(
@@ -84,14 +84,14 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(notices.first?.1.contains(reason == .older ? "older" : "ahead of the system clock") == true)
 }
 
-@Test(.timeLimit(.minutes(1))) func aFixWithinTheFutureToleranceIsTaken() throws {
+@Test(.timeLimit(.minutes(10))) func aFixWithinTheFutureToleranceIsTaken() throws {
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let ahead = TileFixtures.fix(52.5, 13.4, at: 59)
     store.record(ahead)
     #expect(store.lastFix == ahead)
 }
 
-@Test(.timeLimit(.minutes(1))) func fixesWithoutTimeOrPositionLeaveTheLastFix() throws {
+@Test(.timeLimit(.minutes(10))) func fixesWithoutTimeOrPositionLeaveTheLastFix() throws {
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let kept = TileFixtures.fix(52.5, 13.4, at: -10)
     store.record(kept)
@@ -105,7 +105,7 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(store.rejected == [.untimed: 1])
 }
 
-@Test(.timeLimit(.minutes(1))) func aCorruptStoredFixIsMovedAsideAndTheStoreStartsEmpty() throws {
+@Test(.timeLimit(.minutes(10))) func aCorruptStoredFixIsMovedAsideAndTheStoreStartsEmpty() throws {
     let directory = try TileFixtures.directory()
     let file = directory.appendingPathComponent("lastFix.json")
     try Data("{\"class\":\"TPV\",\"lat\":".utf8).write(to: file)
@@ -118,7 +118,7 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(try LastFixStore(directory: directory.path, now: testNow).lastFix?.lat == 52.5)
 }
 
-@Test(.timeLimit(.minutes(1))) func aLastFixStoreAttachedToTheDeviceLocationKeepsTheNewestFix() async throws {
+@Test(.timeLimit(.minutes(10))) func aLastFixStoreAttachedToTheDeviceLocationKeepsTheNewestFix() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let store = try LastFixStore(directory: "/data", fileSystem: .inMemory(), now: testNow)
     let queue = DispatchQueue(label: "test.lastfix")
@@ -130,7 +130,7 @@ func olderAndFutureFixesAreIgnoredAndLogged(seconds: Double, reason: LastFixStor
     #expect(store.lastFix?.lat == 52.6)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RestoredLastFixTests {
+@Suite(.timeLimit(.minutes(10))) struct RestoredLastFixTests {
     private static let good =
         #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":52.5,"lon":13.4,"source":"gpsd"}"#
 

@@ -23,7 +23,7 @@ private func expectSameFixes(
     }
 }
 
-@Test(.timeLimit(.minutes(1))) func aRecordedDriveReplaysToTheSameFixesSplitAtMidnight() async throws {
+@Test(.timeLimit(.minutes(10))) func aRecordedDriveReplaysToTheSameFixesSplitAtMidnight() async throws {
     let original = try await replayedFixes(sampleTrack("drive.nmea"))
     #expect(original.count == 600)
     #expect(original[300].time == Date(timeIntervalSince1970: 1_782_864_000))  // 2026-07-01T00:00:00Z
@@ -44,7 +44,7 @@ private func expectSameFixes(
     expectSameFixes(try TrackRecorder.fixes(in: files), expected)
 }
 
-@Test(.timeLimit(.minutes(1)), arguments: ["walk.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea"])
+@Test(.timeLimit(.minutes(10)), arguments: ["walk.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea"])
 func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     let original = try await replayedFixes(sampleTrack(track))
     let recorder = TrackRecorder(
@@ -70,7 +70,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     expectSameFixes(try await replayedFixes(try #require(files.first).path), expected)
 }
 
-@Test(.timeLimit(.minutes(1))) func aRunFileIsNamedAfterTheFirstFix() throws {
+@Test(.timeLimit(.minutes(10))) func aRunFileIsNamedAfterTheFirstFix() throws {
     let recorder = TrackRecorder(directory: try TileFixtures.directory(), configuration: .init(split: .run))
     recorder.record(TileFixtures.fix(52.5, 13.4, at: 0))  // 2027-01-15T08:00:00Z
     recorder.record(TileFixtures.fix(52.5, 13.4, at: 86_401))  // the next day, same run
@@ -79,7 +79,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(try TrackRecorder.fixes(in: recorder.files()).count == 2)
 }
 
-@Test(.timeLimit(.minutes(1))) func fixesAreWrittenASecondApartOrWhenTheBufferIsFull() throws {
+@Test(.timeLimit(.minutes(10))) func fixesAreWrittenASecondApartOrWhenTheBufferIsFull() throws {
     let clock = TileTestClock(TileFixtures.time(0))
     let recorder = TrackRecorder(
         directory: try TileFixtures.directory(), configuration: .init(bufferBytes: 1 << 16, writeInterval: .seconds(1)),
@@ -103,7 +103,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(try TrackRecorder.fixes(in: small.files()).count == 3, "a full buffer is written whatever the time")
 }
 
-@Test(.timeLimit(.minutes(1))) func aLineCutShortByACrashDoesNotSpoilTheNextFix() throws {
+@Test(.timeLimit(.minutes(10))) func aLineCutShortByACrashDoesNotSpoilTheNextFix() throws {
     let directory = try TileFixtures.directory()
     let file = directory.appendingPathComponent("2027-01-15.nmea")
     let first = NMEAWriter().text(for: TileFixtures.fix(52.5, 13.4, at: 0))
@@ -117,7 +117,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(fixes.last?.lat == 52.6)
 }
 
-@Test(.timeLimit(.minutes(1))) func gpxExportHoldsTheFixesOfATimeRange() throws {
+@Test(.timeLimit(.minutes(10))) func gpxExportHoldsTheFixesOfATimeRange() throws {
     let recorder = TrackRecorder(directory: try TileFixtures.directory())
     for second in 0..<10 { recorder.record(TileFixtures.fix(52.5, 13.4 + Double(second) * 0.001, at: Double(second))) }
     try recorder.close()
@@ -131,12 +131,12 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(!some.contains("<time>2027-01-15T08:00:06.000Z</time>"))
 }
 
-@Test(.timeLimit(.minutes(1))) func gpxOfAMissingFileIsAClearError() throws {
+@Test(.timeLimit(.minutes(10))) func gpxOfAMissingFileIsAClearError() throws {
     let missing = try TileFixtures.directory().appendingPathComponent("none.nmea")
     #expect(throws: LocationError.fileNotFound(path: missing.path)) { try TrackRecorder.gpx(of: [missing]) }
 }
 
-@Test(.timeLimit(.minutes(1))) func aDirectoryThatCannotBeWrittenIsLoggedOnceAndRetried() throws {
+@Test(.timeLimit(.minutes(10))) func aDirectoryThatCannotBeWrittenIsLoggedOnceAndRetried() throws {
     let file = try TileFixtures.directory().appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)
     let messages = LogRecorder()
@@ -151,7 +151,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(errors.first?.1.contains("Not a directory") == true)
 }
 
-@Test(.timeLimit(.minutes(1))) func aTrackRecorderAttachedToTheDeviceLocationRecordsEveryFix() async throws {
+@Test(.timeLimit(.minutes(10))) func aTrackRecorderAttachedToTheDeviceLocationRecordsEveryFix() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let recorder = TrackRecorder(directory: try TileFixtures.directory())
     let queue = DispatchQueue(label: "test.tracks")
@@ -163,7 +163,7 @@ func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
     #expect(try TrackRecorder.fixes(in: recorder.files()).map(\.time) == (0..<5).map { TileFixtures.time(Double($0)) })
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TrackRecorderFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct TrackRecorderFailureTests {
     @Test func aLineCutShortByACrashIsEndedBeforeTheNextSentence() throws {
         let tracks = try TileFixtures.directory().appendingPathComponent("tracks")
         try FileManager.default.createDirectory(at: tracks, withIntermediateDirectories: true)

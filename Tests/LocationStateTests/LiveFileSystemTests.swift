@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct LiveFileSystemTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveFileSystemTests {
     let fileSystem = FileSystem.live
 
     @Test func saveWritesAnOwnerOnlyFileInAnOwnerOnlyDirectoryAndLeavesNoTemporaryFile() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct LocationJSONTests {
     static let full = Location(
         time: Date(timeIntervalSince1970: 1_709_640_000.25), mode: .threeD, status: 2, lat: -33.868_8, lon: 151.209_3,
@@ -130,7 +130,7 @@ struct LocationJSONTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct LocationJSONEscapingTests {
     @Test func deviceNamesAreEscaped() throws {
         let fix = Location(mode: .twoD, lat: 1, lon: 2, source: .gpsd, device: "/dev/\"odd\\name\u{01}")
@@ -144,7 +144,7 @@ struct LocationJSONEscapingTests {
 /// replay output) and `Codable` (`?LAST;` through ``JSONLineEncoder``, the stored last fix
 /// through `JSONEncoder`), hold each other to the same output: the same keys in the same
 /// order and the same numbers, non-finite ones left out by both.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct TPVEncodersAgreeTests {
     /// A fix with each field present or not, and numbers of every magnitude, ties,
     /// negative zero and non-finite values among them.

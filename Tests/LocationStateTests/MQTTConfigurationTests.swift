@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct MQTTConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTConfigurationTests {
     private func configured(_ settings: [(String, String)]) throws(LocationError) -> MQTTConfiguration {
         var configuration = MQTTConfiguration()
         configuration.deviceName = "pi"

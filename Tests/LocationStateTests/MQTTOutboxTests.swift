@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct MQTTOutboxTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTOutboxTests {
     private static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func keepsOrderAcrossReopeningAndRemovesOnlyWhatIsAcknowledged() throws {

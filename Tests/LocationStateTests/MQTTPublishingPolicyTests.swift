@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct MQTTPublishingPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTPublishingPolicyTests {
     private static let start = Date(timeIntervalSince1970: 1_000_000)
 
     private static func fix(_ seconds: Double, north metres: Double = 0) -> Location {

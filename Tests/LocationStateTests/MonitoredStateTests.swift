@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct MonitoredStateTests {
+@Suite(.timeLimit(.minutes(10))) struct MonitoredStateTests {
     /// Modifies `state` `count` times from `threads` threads at once, each time to a
     /// new distinct value, and returns the values in the order they were applied.
     private func modifyConcurrently(_ state: MonitoredState<Int>, count: Int, threads: Int = 4) -> [Int] {

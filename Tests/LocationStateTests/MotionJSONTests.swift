@@ -3,7 +3,7 @@ import LocationState
 import Testing
 
 /// The timeline's JSON lines and the thresholds' settings.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct MotionJSONTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
     static let end = start.addingTimeInterval(754.5)

@@ -3,7 +3,7 @@ import LocationState
 import Testing
 
 /// The stay rule of trackintel's sliding method, rule by rule, and what the tracker adds to it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct MotionTrackerTests {
     typealias T = MotionTrack
 

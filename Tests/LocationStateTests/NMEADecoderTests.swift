@@ -31,7 +31,7 @@ let threeEpochs = [
     nmea("GPGSA,A,3,01,02,03,04,05,06,07,,,,,,2.0,1.2,1.6"),
 ]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEADecoderTests {
     @Test(arguments: ["\r\n", "\n", "\r"])
     func lineEndingsDoNotMatter(_ ending: String) {

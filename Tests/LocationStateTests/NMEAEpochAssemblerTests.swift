@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEAEpochAssemblerTests {
     @Test func withoutADateFixesHaveNoTime() {
         let lines = (0..<3).map { nmea("GPGGA,12000\($0),5230.0000,N,01322.0000,E,1,07,1.2,35.5,M,39.8,M,,") }

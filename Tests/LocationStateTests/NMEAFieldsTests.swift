@@ -2,7 +2,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEAFieldsTests {
     /// What a field's number must be, from the grammar and Swift's own parser rather
     /// than from a second copy of the fast code: a sign, digits with at most one

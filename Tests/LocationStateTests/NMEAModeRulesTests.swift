@@ -6,7 +6,7 @@ import Testing
 /// Which sentence decides a fix's dimension, and with it whether the fix carries an
 /// altitude, where the sentences of an epoch disagree: gpsd 3.20's rules, as its regression
 /// logs (the fixes gpsd reported for them) show.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEAModeRulesTests {
     private static func epoch(_ second: Int, satellites: String, gsaMode: Int) -> [String] {
         let time = String(format: "1203%02d", second)

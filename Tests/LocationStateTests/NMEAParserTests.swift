@@ -15,7 +15,7 @@ func body(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> 
     return sentence.body
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEAParserTests {
     @Test func checksumIsTheXorOfTheBody() {
         #expect(NMEAChecksum.hex("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") == "47")

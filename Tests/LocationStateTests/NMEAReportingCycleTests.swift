@@ -31,7 +31,7 @@ private func rmc(_ time: Int, latitude: String = "4807.0380", knots: String = "0
 /// The rules of gpsd 3.22's NMEA reporting cycle (driver_nmea0183.c, gpsd.c), each
 /// pinned by a small synthetic log; the expected fixes are what gpsd 3.22 reported for
 /// the same logs through gpsfake.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NMEAReportingCycleTests {
     /// gpsd reports at every cycle-ending sentence, with that sentence's time: a 100 Hz
     /// receiver's epochs, 10 ms apart, are 300 fixes, not one.

@@ -32,7 +32,7 @@ private func fingerprint(_ bytes: [UInt8]) -> UInt64 {
     bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
 }
 
-@Test(.timeLimit(.minutes(1))) func theWriterKeepsItsBytesForSeededFixes() throws {
+@Test(.timeLimit(.minutes(10))) func theWriterKeepsItsBytesForSeededFixes() throws {
     let writer = NMEAWriter()
     var out: [UInt8] = []
     for (index, fix) in seededFixes(count: 20_000).enumerated() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct OwnTracksLocationTests {
+@Suite(.timeLimit(.minutes(10))) struct OwnTracksLocationTests {
     /// The payload as a dictionary, through Foundation's JSON parser (not ours).
     private func decode(_ bytes: [UInt8]?) throws -> [String: Any] {
         let bytes = try #require(bytes)

@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// LocationCoordinator: provider events and the freshness timer into the two states.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProviderCoordinatorTests {
     static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
     static let fix = Location(time: t0, mode: .threeD, lat: 48.1, lon: 11.5, source: .gpsd)

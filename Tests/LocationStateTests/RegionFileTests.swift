@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionFileTests {
     static func collection(_ features: String...) -> String {
         #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
@@ -113,7 +113,7 @@ struct RegionFileTests {
 
 /// Any bytes are safe input: random bytes and a good file cut or damaged anywhere give
 /// regions or one usage error, never a crash or a hang.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionFileDamageTests {
     static let good = Array(
         RegionFileTests.collection(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionGeometryTests {
     @Test func aPolygonWithAHoleExcludesTheHole() throws {
         let region = try polygon(

@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// The on-enter / on-leave commands, as real processes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionHooksTests {
     static let event = RegionEvent(
         kind: .enter, region: "home", name: "Home $HOME; rm", time: Date(timeIntervalSince1970: 1_795_000_000),

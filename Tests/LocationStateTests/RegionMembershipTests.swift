@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// The membership reducer, table-driven, without threads or clocks.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionMembershipTests {
     /// The walk sample track (300 fixes, about 1.4 m/s eastwards through the Tiergarten).
     static func walk() async throws -> [Location] {
@@ -143,7 +143,7 @@ struct RegionMembershipTests {
 }
 
 /// A track straight through a polygon with a hole: in, out into the hole, in again, out.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionHoleTests {
     @Test func aTrackThroughAHoleLeavesAndEntersAgain() throws {
         let donut = try polygon(

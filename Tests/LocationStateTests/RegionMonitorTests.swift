@@ -5,7 +5,7 @@ import Testing
 @testable import LocationState
 
 /// The derived state "regionMembership": fed by deviceLocation, persisted in real files.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionMonitorTests {
     static let home = circle("home", lat: 52.5, lon: 13.4, radius: 100)
     static let office = circle("office", lat: 52.52, lon: 13.4, radius: 100)

@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon's region service: a real region file, a real store. (The daemon's SIGHUP
 /// calls ``RegionService/reload()``; `RegionDaemonTests` sends it for real.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionServiceTests {
     static func feature(_ id: String, lat: Double, radius: Double = 100) -> String {
         #"{"type":"Feature","id":"\#(id)","properties":{"name":"\#(id.capitalized)","radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,\#(lat)]}}"#

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayFlowControlTests {
     /// A sender far faster than its listener: never more than the limit in flight, every
     /// change delivered, and the sender neither deadlocks nor returns from the final wait early.

@@ -12,7 +12,7 @@ func decodeAll(_ text: String, with decoder: some ReplayDecoding) -> ([ProviderE
     return (events, decoder.statistics)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayFormatTests {
     @Test func gpxRoundTrip() async throws {
         let walk = fixes(try await replay(sampleTrack("walk.nmea")).0)

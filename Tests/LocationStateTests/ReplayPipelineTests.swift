@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// ReplayPipeline: replayed events through the daemon's coordinator, on the track's clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayPipelineTests {
     static let t0 = Date(timeIntervalSince1970: 1_778_749_200)
 

@@ -17,7 +17,7 @@ func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([Provi
     return (events, statistics)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayProviderTests {
     @Test func walk() async throws {
         let (events, statistics) = try await replay(sampleTrack("walk.nmea"))

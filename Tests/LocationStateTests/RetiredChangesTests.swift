@@ -5,7 +5,7 @@ import Testing
 
 /// Which thread frees a change's box: the state keeps a burst's recent boxes so that
 /// its own thread usually drops the last reference (see `RetiredChanges`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RetiredChangesTests {
     /// 1 ms and more between changes ends a burst.
     static let millisecond: UInt64 = 1_000_000

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct SimulatedProviderTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct PersistentStateTests {
+@Suite(.timeLimit(.minutes(10))) struct PersistentStateTests {
     struct Settings: Codable, Equatable, Sendable {
         var name: String
         var count: Int

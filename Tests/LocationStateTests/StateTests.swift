@@ -3,7 +3,7 @@ import Testing
 
 @testable import LocationState
 
-@Suite(.timeLimit(.minutes(1))) struct StateTests {
+@Suite(.timeLimit(.minutes(10))) struct StateTests {
     @Test func modifyChangesTheValueAndReturnsTheBodysResult() {
         let state = State(key: "counter", initialValue: 1)
         let doubled = state.modify { value -> Int in

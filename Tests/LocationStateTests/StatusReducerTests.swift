@@ -3,7 +3,7 @@ import LocationState
 import Testing
 
 /// The freshness reducer, every status against every event, without threads or clocks.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct StatusReducerTests {
     static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
     static let t1 = t0.addingTimeInterval(1)

@@ -10,7 +10,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
         visits: visits)
 }
 
-@Test(.timeLimit(.minutes(1))) func addedRecordsMergeAndSurviveReopening() throws {
+@Test(.timeLimit(.minutes(10))) func addedRecordsMergeAndSurviveReopening() throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     do {
         let database = try TileDatabase.open(at: url)
@@ -25,7 +25,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(try reopened.isIntact())
 }
 
-@Test(.timeLimit(.minutes(1))) func theDatabaseIsWALAndPrivate() throws {
+@Test(.timeLimit(.minutes(10))) func theDatabaseIsWALAndPrivate() throws {
     let directory = try TileFixtures.directory().appendingPathComponent("state")
     let url = directory.appendingPathComponent(TileDatabase.fileName)
     _ = try TileDatabase.open(at: url)
@@ -37,7 +37,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(directoryMode == 0o700)
 }
 
-@Test(.timeLimit(.minutes(1))) func summariesRangeAndMaxSquare() throws {
+@Test(.timeLimit(.minutes(10))) func summariesRangeAndMaxSquare() throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     let database = try TileDatabase.open(at: url)
     // At zoom 14: a 2 x 2 block at (10...11, 20...21) and a lone tile at (15, 18).
@@ -60,7 +60,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(try database.tiles(zoom: 16).isEmpty)
 }
 
-@Test(.timeLimit(.minutes(1))) func rangeBoundsAreTheOuterTileEdges() {
+@Test(.timeLimit(.minutes(10))) func rangeBoundsAreTheOuterTileEdges() {
     let range = TileRange(zoom: 14, minX: 8800, maxX: 8801, minY: 5373, maxY: 5374)
     let bounds = range.bounds
     #expect(bounds.maxLat == Tile(zoom: 14, x: 8800, y: 5373)!.bounds.maxLat)
@@ -69,7 +69,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(bounds.maxLon == Tile(zoom: 14, x: 8801, y: 5374)!.bounds.maxLon)
 }
 
-@Test(.timeLimit(.minutes(1))) func countsSurviveARestartOfTheLogger() async throws {
+@Test(.timeLimit(.minutes(10))) func countsSurviveARestartOfTheLogger() async throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     let configuration = TileLogger.Configuration(zooms: [17])
     let first = TileLogger(configuration: configuration, sink: TileDatabaseSink(url: url))
@@ -86,7 +86,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(stored == [record(17, 70406, 42987, first: 0, last: 1000, visits: 2)])
 }
 
-@Test(.timeLimit(.minutes(1))) func aReaderSeesCommittedTilesWhileTheWriterIsOpen() throws {
+@Test(.timeLimit(.minutes(10))) func aReaderSeesCommittedTilesWhileTheWriterIsOpen() throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     let writer = try TileDatabase.open(at: url)
     try writer.add([record(14, 1, 1, first: 0, last: 0, visits: 1)])
@@ -95,7 +95,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
     #expect(try reader.tiles().count == 2)
 }
 
-@Test(.timeLimit(.minutes(1))) func noDatabaseIsAClearError() throws {
+@Test(.timeLimit(.minutes(10))) func noDatabaseIsAClearError() throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     #expect(throws: LocationError.noTileDatabase(path: url.path)) { try TileDatabase.openReadOnly(at: url) }
     #expect(!FileManager.default.fileExists(atPath: url.path), "reading must not create the database")
@@ -128,7 +128,7 @@ func aCorruptDatabaseIsNeverOverwritten(garbage: Data) async throws {
     #expect(try Data(contentsOf: url) == garbage)
 }
 
-@Test(.timeLimit(.minutes(1))) func aLockedDatabaseIsRetriedAfterTheLockGoes() async throws {
+@Test(.timeLimit(.minutes(10))) func aLockedDatabaseIsRetriedAfterTheLockGoes() async throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     try TileDatabase.open(at: url).add([record(17, 70406, 42987, first: -100, last: -100, visits: 1)])
 
@@ -149,7 +149,7 @@ func aCorruptDatabaseIsNeverOverwritten(garbage: Data) async throws {
     #expect(stored == [record(17, 70406, 42987, first: -100, last: 0, visits: 2)])
 }
 
-@Test(.timeLimit(.minutes(1))) func aFullDiskLosesNoStoredTile() async throws {
+@Test(.timeLimit(.minutes(10))) func aFullDiskLosesNoStoredTile() async throws {
     let url = try TileFixtures.directory().appendingPathComponent(TileDatabase.fileName)
     let before = [record(17, 70406, 42987, first: -100, last: -100, visits: 1)]
     try TileDatabase.open(at: url).add(before)
@@ -171,7 +171,7 @@ func aCorruptDatabaseIsNeverOverwritten(garbage: Data) async throws {
     #expect(try database.isIntact())
 }
 
-@Test(.timeLimit(.minutes(1))) func aDataDirectoryThatCannotBeCreatedIsAnErrorNotACrash() async throws {
+@Test(.timeLimit(.minutes(10))) func aDataDirectoryThatCannotBeCreatedIsAnErrorNotACrash() async throws {
     // Below a regular file: no one, root included, can create that directory.
     let file = try TileFixtures.directory().appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)
@@ -189,7 +189,7 @@ func aCorruptDatabaseIsNeverOverwritten(garbage: Data) async throws {
     #expect(logger.counters.fixes == 2)
 }
 
-@Test(.timeLimit(.minutes(1))) func theDefaultDataDirectoryFollowsXDGAndRoot() {
+@Test(.timeLimit(.minutes(10))) func theDefaultDataDirectoryFollowsXDGAndRoot() {
     #expect(
         DataDirectory.defaultURL(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"], isRoot: true).path
             == "/var/lib/locationd")

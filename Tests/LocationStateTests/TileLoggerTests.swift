@@ -21,7 +21,7 @@ private func makeLogger(
 private let gate = (latitude: 52.5163, longitude: 13.3777)
 private let twoKilometresEast = 13.3777 + 0.0295236
 
-@Test(.timeLimit(.minutes(1))) func aFastSegmentFillsEveryTileInBetween() async throws {
+@Test(.timeLimit(.minutes(10))) func aFastSegmentFillsEveryTileInBetween() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -63,7 +63,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 
 /// `nil` between two fixes (a fix loss, a new GPX track segment) is an interruption: the
 /// fixes on either side are not joined, however close in time and space.
-@Test(.timeLimit(.minutes(1))) func fixesAcrossANoFixAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(10))) func fixesAcrossANoFixAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -78,7 +78,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 3)
 }
 
-@Test(.timeLimit(.minutes(1))) func fixesWithoutTimeAreNotJoined() async throws {
+@Test(.timeLimit(.minutes(10))) func fixesWithoutTimeAreNotJoined() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     var start = TileFixtures.fix(gate.latitude, gate.longitude, at: 0)
@@ -89,7 +89,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.stored.count == 2)
 }
 
-@Test(.timeLimit(.minutes(1))) func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
+@Test(.timeLimit(.minutes(10))) func inaccurateFixesAndFixesWithoutPositionAreSkipped() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink)
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0, eph: 51))  // above the 50 m default
@@ -104,7 +104,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.fixes == 1)
 }
 
-@Test(.timeLimit(.minutes(1))) func aVisitIsAnEntryNotAStay() async throws {
+@Test(.timeLimit(.minutes(10))) func aVisitIsAnEntryNotAStay() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [14])
     // Tile 14/8800/5373 spans 13.359375°...13.38134765625° E; its eastern neighbour is 8801.
@@ -125,7 +125,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(stored[Tile(zoom: 14, x: 8801, y: 5373)!]?.visits == 1)
 }
 
-@Test(.timeLimit(.minutes(1))) func everyConfiguredZoomIsLogged() async throws {
+@Test(.timeLimit(.minutes(10))) func everyConfiguredZoomIsLogged() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, zooms: [0, 14, 17, 19])
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -137,7 +137,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
         ])
 }
 
-@Test(.timeLimit(.minutes(1))) func aFullBatchIsWrittenWithoutFlush() async throws {
+@Test(.timeLimit(.minutes(10))) func aFullBatchIsWrittenWithoutFlush() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, batchSize: 3)
     logger.record(TileFixtures.fix(gate.latitude, 13.3700, at: 0))
@@ -150,7 +150,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.count == 3)
 }
 
-@Test(.timeLimit(.minutes(1))) func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
+@Test(.timeLimit(.minutes(10))) func pendingTilesAreWrittenAfterTheFlushInterval() async throws {
     let sink = MemoryTileSink()
     let logger = makeLogger(sink, flushInterval: .milliseconds(20))
     logger.record(TileFixtures.fix(gate.latitude, gate.longitude, at: 0))
@@ -158,7 +158,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(sink.writes.events.first?.map(\.tile) == [Tile(zoom: 17, x: 70406, y: 42987)!])
 }
 
-@Test(.timeLimit(.minutes(1))) func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
+@Test(.timeLimit(.minutes(10))) func aFailingSinkIsLoggedOnceAndRetriedWithoutLoss() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, log: messages.logger)
@@ -183,7 +183,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.failedWrites == 2)
 }
 
-@Test(.timeLimit(.minutes(1))) func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
+@Test(.timeLimit(.minutes(10))) func pendingTilesBeyondTheLimitAreDroppedAndLogged() async throws {
     let sink = MemoryTileSink()
     let messages = LogRecorder()
     let logger = makeLogger(sink, maxPendingTiles: 5, log: messages.logger)
@@ -201,7 +201,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
 }
 
 // Attached to the device location as a listener.
-@Test(.timeLimit(.minutes(1))) func aTileLoggerAttachedToTheDeviceLocationLogsEveryChange() async throws {
+@Test(.timeLimit(.minutes(10))) func aTileLoggerAttachedToTheDeviceLocationLogsEveryChange() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let sink = MemoryTileSink()
     let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
@@ -220,7 +220,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(logger.counters.skipped == 1)
 }
 
-@Test(.timeLimit(.minutes(1))) func aReleasedTileLoggerStopsListening() async throws {
+@Test(.timeLimit(.minutes(10))) func aReleasedTileLoggerStopsListening() async throws {
     let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
     let sink = MemoryTileSink()
     let queue = DispatchQueue(label: "test.tiles")
@@ -237,7 +237,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     #expect(Set(sink.stored.keys) == [Tile(zoom: 17, x: 70406, y: 42987)!])
 }
 
-@Test(.timeLimit(.minutes(1))) func theAntimeridianSampleTrackLogsOnlyTheTilesAlongIt() async throws {
+@Test(.timeLimit(.minutes(10))) func theAntimeridianSampleTrackLogsOnlyTheTilesAlongIt() async throws {
     // 200 s east at 10 m/s near Fiji (16.8° S), from 179.991° E across 180°: about 2 km,
     // some eight tiles of 290 m at zoom 17 on either side, none in between round the world.
     let sink = MemoryTileSink()

@@ -3,7 +3,7 @@ import Testing
 @testable import LocationState
 
 /// The streaming max-square scanner against a brute force over every block.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct TileSquareScannerTests {
     /// The largest block by trying every origin and size; ties to the south-east tile first in (y, x).
     private static func bruteForce(_ tiles: Set<Tile>, zoom: Int) -> TileSquare? {

@@ -5,7 +5,7 @@ import Testing
 @testable import LocationState
 
 /// The timeline on disk: real SQLite files in a temporary directory.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct TimelineStoreTests {
     typealias T = MotionTrack
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Test(.timeLimit(.minutes(1))) func helpNamesTheTool() throws {
+@Test(.timeLimit(.minutes(10))) func helpNamesTheTool() throws {
     let process = Process()
     process.executableURL = locationdBinary()
     process.arguments = ["--help"]

@@ -5,7 +5,7 @@ import Testing
 @testable import locationd
 
 /// The control socket's answers, as the lines a client reads.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ControlAnswersTests {
     static let lastFix = Date(timeIntervalSince1970: 1_763_812_800.123)
 

@@ -35,7 +35,7 @@ final class ControlFixture: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ControlSocketTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlSocketTests {
     @Test func answersRequestsInGpsdStyle() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")

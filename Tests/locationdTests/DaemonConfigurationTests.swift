@@ -4,7 +4,7 @@ import Testing
 
 @testable import locationd
 
-@Suite(.timeLimit(.minutes(1))) struct DaemonConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonConfigurationTests {
     @Test(arguments: [
         ("localhost", "localhost", 2947),
         ("gps.local:3000", "gps.local", 3000),

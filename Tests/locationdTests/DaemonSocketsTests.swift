@@ -6,7 +6,7 @@ import Testing
 
 /// Which daemon `last` and `regions` ask: the system daemon's socket first, then the
 /// user's own; `--socket` or `--data-dir` name one place only.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DaemonSocketsTests {
     static func option(_ arguments: [String]) throws -> DataDirectoryOption {
         try DataDirectoryOption.parse(arguments)

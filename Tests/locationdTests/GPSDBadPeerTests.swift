@@ -5,7 +5,7 @@ import Testing
 @testable import LocationState
 
 /// GPSDProvider (with the real libgps) against peers that are not a healthy gpsd.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GPSDBadPeerTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"# + "\n"
     static let devices =

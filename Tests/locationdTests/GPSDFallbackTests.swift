@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// The automatic source: gpsd when it delivers, the simulator when it cannot.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GPSDFallbackTests {
     static let realFix = Location(
         time: Date(timeIntervalSince1970: 1_795_000_000), mode: .threeD, lat: 52.52, lon: 13.405, source: .gpsd)

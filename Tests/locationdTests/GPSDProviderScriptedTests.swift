@@ -4,7 +4,7 @@ import Testing
 @testable import LocationState
 
 /// GPSDProvider's connection logic against scripted gpsd sessions.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GPSDProviderScriptedTests {
     static let device = "/dev/ttyUSB0"
     static let fix = Location(

@@ -71,7 +71,7 @@ private func trackSegments(_ text: String) throws -> [[TrackPoint]] {
 
 /// Every GPX document locationd writes is valid GPX 1.1, with speed and
 /// course in Garmin's TrackPointExtension v2, and a GPX replayed to GPX keeps its points.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GPXOutputTests {
     @Test(arguments: [
         "walk.nmea", "drive.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea", "corrupt.nmea",

@@ -7,7 +7,7 @@ import Testing
 
 /// `GET /api/v1/timeline` and the `motion`, `stay` and `trip` events of `/api/v1/events`,
 /// on an in-process server whose timeline the test holds.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTTPTimelineTests {
     static let day = Date(timeIntervalSince1970: 1_794_960_000)
     static let stay = Stay(

@@ -47,7 +47,7 @@ private final class StreamingRun: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HardeningCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct HardeningCommandTests {
     @Test func aLockFileThatIsALinkIsRefusedAndItsTargetKept() async throws {
         let directory = try TemporaryDirectory()
         let data = directory.path + "/data"

@@ -3,7 +3,7 @@ import Testing
 
 /// libmosquitto and libxml2 are loaded at run time, only when MQTT is configured or a
 /// GPX file is read: the binary does not name them, and a daemon without MQTT never maps them.
-@Suite(.timeLimit(.minutes(1))) struct LibraryLoadingTests {
+@Suite(.timeLimit(.minutes(10))) struct LibraryLoadingTests {
     /// The shared libraries a binary names (`DT_NEEDED`), from `readelf -d`.
     private static func neededLibraries(_ path: String) async throws -> [String] {
         let run = try await runProgram("/usr/bin/readelf", ["-d", path])

@@ -8,7 +8,7 @@ import Testing
 /// acknowledged every stored message, a message goes to it without an outbox write, and
 /// is stored only when its PUBACK does not come within `storeDelay` or the publisher
 /// stops first.
-@Suite(.timeLimit(.minutes(1))) struct MQTTDirectSendTests {
+@Suite(.timeLimit(.minutes(10))) struct MQTTDirectSendTests {
     /// A publisher to the broker at `port`, started and connected.
     private static func connected(port: Int, directory: String) async throws -> MQTTPublisher {
         var configuration = MQTTConfiguration()

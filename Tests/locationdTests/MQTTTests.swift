@@ -5,7 +5,7 @@ import Testing
 @testable import locationd
 
 /// `locationd run --mqtt` against a real Mosquitto broker, with `mosquitto_sub` as the receiver.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct MQTTTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MQTTTests {
     /// A message's payload as a dictionary (Foundation's parser).
     private static func json(_ payload: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])

@@ -5,7 +5,7 @@ import Testing
 @testable import locationd
 
 /// `locationd replay --regions` and `locationd regions`, as a user runs them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionCommandTests {
     static func regionFile(_ features: String...) throws -> String {
         try temporaryFile(

@@ -78,7 +78,7 @@ struct RegionDaemonTests {
 }
 
 /// `?WATCH;` with regions: the REGION line of a transition follows its fix's TPV line.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegionWatchTests {
     @Test func aRegionLineFollowsTheFixThatMadeIt() async throws {
         let directory = try TemporaryDirectory()

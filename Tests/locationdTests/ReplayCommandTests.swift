@@ -16,7 +16,7 @@ func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String 
     return path
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayCommandTests {
     @Test func jsonPrintsOneTPVPerLineAndASummary() async throws {
         let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "json"])

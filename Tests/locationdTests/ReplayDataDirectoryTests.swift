@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `locationd replay FILE --data-dir DIR` runs the daemon's stores on the replayed fixes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayDataDirectoryTests {
     /// The OSM slippy-map tile of a point, written out here apart from the code under test.
     static func tile(lat: Double, lon: Double, zoom: Int) -> String {

@@ -5,7 +5,7 @@ import Testing
 
 /// The progress bar, seen through a real pseudo-terminal: `script` (util-linux, in every
 /// Debian) gives the replay a terminal on stderr, as a user's shell would.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayProgressTests {
     /// A file just over the bar's threshold, made of the walk repeated.
     private func largeTrack() throws -> String {

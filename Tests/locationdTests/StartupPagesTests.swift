@@ -5,7 +5,7 @@ import Testing
 
 /// The daemon gives its executable's start-up pages back to the kernel (see
 /// `StartupPages`): here the test binary's own, which is what `/proc/self/exe` names.
-@Suite(.timeLimit(.minutes(1))) struct StartupPagesTests {
+@Suite(.timeLimit(.minutes(10))) struct StartupPagesTests {
     /// Resident kilobytes of the mappings of `/proc/self/exe`, from `/proc/self/smaps`.
     private static func executableResidentKilobytes() throws -> Int {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

@@ -22,7 +22,7 @@ private func dataDirectory() throws -> URL {
     return directory
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesPrintsOnePathPerLineForAPrefetcher() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesPrintsOnePathPerLineForAPrefetcher() async throws {
     let directory = try dataDirectory()
     let run = try await runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 0)
@@ -32,7 +32,7 @@ private func dataDirectory() throws -> URL {
     #expect(zoomed.stdout == "17/70406/42987\n")
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesPrintsCSVWithTimesInUTC() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesPrintsCSVWithTimesInUTC() async throws {
     let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
     #expect(run.status == 0)
     let lines = run.stdout.split(separator: "\n")
@@ -41,7 +41,7 @@ private func dataDirectory() throws -> URL {
     #expect(lines.count == 6)
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesPrintsGeoJSONPolygons() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesPrintsGeoJSONPolygons() async throws {
     let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
     #expect(run.status == 0)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -62,7 +62,7 @@ private func dataDirectory() throws -> URL {
     #expect(properties["z"] as? Int == 17)
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesStatsGivesCountsMaxSquareAndTimesPerZoom() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesStatsGivesCountsMaxSquareAndTimesPerZoom() async throws {
     let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--stats"])
     #expect(run.status == 0)
     #expect(
@@ -73,7 +73,7 @@ private func dataDirectory() throws -> URL {
             """)
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesWithoutADatabaseSaysSoAndExits66() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesWithoutADatabaseSaysSoAndExits66() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-none-\(UUID().uuidString)")
     let run = try await runLocationd(["tiles", "--data-dir", directory.path])
     #expect(run.status == 66)
@@ -83,7 +83,7 @@ private func dataDirectory() throws -> URL {
     #expect(!FileManager.default.fileExists(atPath: directory.path))
 }
 
-@Test(.timeLimit(.minutes(1))) func tilesOnACorruptDatabaseFailsAndLeavesItAlone() async throws {
+@Test(.timeLimit(.minutes(10))) func tilesOnACorruptDatabaseFailsAndLeavesItAlone() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bad-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let file = directory.appendingPathComponent(TileDatabase.fileName)
@@ -97,7 +97,7 @@ private func dataDirectory() throws -> URL {
     #expect(try Data(contentsOf: file) == garbage)
 }
 
-@Test(.timeLimit(.minutes(1)), arguments: [
+@Test(.timeLimit(.minutes(10)), arguments: [
     ["--zoom", "23"],
     ["--format", "kml"],
     ["--stats", "--format", "csv"],

@@ -170,7 +170,7 @@ public final class TimelineStore: @unchecked Sendable {
 
     private static func encode(_ tracker: MotionTracker) throws(LocationError) -> Data {
         do {
-            return try JSONEncoder().encode(tracker)
+            return Data(try JSONLineEncoder().encode(tracker).utf8)
         } catch {
             throw .internalError("the motion tracker's state cannot be encoded: \(error)")
         }
