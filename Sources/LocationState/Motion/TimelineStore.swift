@@ -78,17 +78,13 @@ public final class TimelineStore: @unchecked Sendable {
     }
 
     private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
+        // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
         try SQLiteFiles.createPrivate(path)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(1)
         configuration.label = "locationd.timeline"
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
-        if !existed, !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        {
-            throw .cannotWrite(path: path, reason: "cannot create it")
-        }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.write { db in

@@ -53,7 +53,7 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
+        do throws(LocationError) {
             if rebuild {
                 let summary = try await TimelineRebuild.run(
                     directory: dataDirectory.url, configuration: try thresholds.configuration())
@@ -73,7 +73,7 @@ struct TimelineCommand: AsyncParsableCommand {
             let out = BufferedOutput()
             out.write(text)
             out.flush()
-        } catch let error as LocationError {
+        } catch {
             throw error.exit()
         }
     }
