@@ -54,18 +54,7 @@ public enum ConfiguredFile {
     /// Opens `path` for reading without blocking and checks that it is a regular file;
     /// returns the descriptor (blocking again) and the file's mode.
     private static func openRegular(_ path: String) throws(LocationError) -> (Int32, mode_t) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
-        }
+        let (descriptor, info) = try SystemCall.openForReading(path, flags: O_NONBLOCK | O_NOCTTY)
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
             throw .fileUnreadable(path: path, reason: "it is not a regular file")

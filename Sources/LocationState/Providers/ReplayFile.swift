@@ -30,18 +30,7 @@ final class ReplayFile {
 
     init(path: String) throws(LocationError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
-        }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
-        }
+        let (descriptor, info) = try SystemCall.openForReading(path)
         if (info.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
             throw .fileUnreadable(path: path, reason: "it is a directory, not a track file")

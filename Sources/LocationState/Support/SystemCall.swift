@@ -26,4 +26,26 @@ public enum SystemCall {
         }
         return (offset, 0)
     }
+
+    /// Opens `path` for reading (`O_RDONLY | O_CLOEXEC` and `flags`) and reads its status.
+    ///
+    /// - Throws: `fileNotFound` when it does not exist, else `fileUnreadable` with the
+    ///   system's reason; the descriptor is closed on every error.
+    static func openForReading(_ path: String, flags: Int32 = 0) throws(LocationError) -> (
+        descriptor: Int32, info: stat
+    ) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .fileUnreadable(path: path, reason: message(code))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .fileUnreadable(path: path, reason: message(code))
+        }
+        return (descriptor, info)
+    }
 }
