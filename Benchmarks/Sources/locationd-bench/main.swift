@@ -15,6 +15,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "pipeline": pipeline,
     "regions": regionsBenchmark,
     "tiles-memory": tilesMemory,
+    "timeline": timelineBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
