@@ -139,20 +139,18 @@ struct DaemonLifecycleTests {
         let data = directory.path + "/data"
         let daemon = try await DaemonProcess(
             dataDirectory: data, arguments: ["--source", "simulated"], socketPath: directory.path + "/control.sock")
-        let watcher = try connectRaw(daemon.socketPath)
-        try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
-        #expect(await readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
-        try FileManager.default.removeItem(atPath: data)
-        // A fix that arrives after the directory vanished cannot be stored.
-        let marker = Date()
-        while let line = await readLine(watcher) {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            if let time = (object?["time"] as? String).flatMap(UTCCalendar.parseISO8601),
-                time > marker.addingTimeInterval(0.5)
-            {
-                break
-            }
+        let socket = daemon.socketPath
+        // The fixes the stores have seen: the daemon counts each where the last fix store takes it.
+        let fixesSeen: @Sendable () -> Int = {
+            let answer = ((try? ControlClient.ask("?STATUS;", socketPath: socket)) ?? nil) ?? ""
+            let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+            return object?["fixes"] as? Int ?? 0
         }
+        try await waitUntil(seconds: 60) { fixesSeen() >= 1 }
+        let before = fixesSeen()
+        try FileManager.default.removeItem(atPath: data)
+        // Fixes that reach the last fix store after the directory vanished cannot be stored.
+        try await waitUntil(seconds: 60) { fixesSeen() >= before + 2 }
         let stopped = try await daemon.stop(with: SIGTERM, within: 20)
         #expect(stopped.status != 0)
         #expect(daemon.stderr.contains("cannot write"), "\(daemon.stderr)")
