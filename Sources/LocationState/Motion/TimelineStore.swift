@@ -45,13 +45,7 @@ public final class TimelineStore: @unchecked Sendable {
         do {
             self.init(url: url, queue: try Self.openQueue(path: url.path))
         } catch let error where error.message.contains("not a usable database") {
-            let aside = url.path + ".corrupt-" + UTCCalendar.basicISO8601(now)
-            do {
-                try FileManager.default.moveItem(atPath: url.path, toPath: aside)
-                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-            } catch {
-                throw .cannotWrite(path: url.path, reason: "it is corrupt and cannot be moved aside (\(error))")
-            }
+            let aside = try SQLiteFiles.moveAside(url.path, at: now)
             logger.warning(
                 "timeline \(url.path) was unreadable (\(error.message)); moved it to \(aside); `locationd timeline --rebuild` makes it again from the recorded tracks"
             )

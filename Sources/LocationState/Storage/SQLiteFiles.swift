@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -44,5 +45,18 @@ enum SQLiteFiles {
                 chmod(file, 0o600)
             }
         }
+    }
+
+    /// Moves a database that SQLite cannot use to `PATH.corrupt-TIMESTAMP` and removes its
+    /// `-wal` and `-shm`; returns where it went.
+    static func moveAside(_ path: String, at now: Date) throws(LocationError) -> String {
+        let aside = path + ".corrupt-" + UTCCalendar.basicISO8601(now)
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        } catch {
+            throw .cannotWrite(path: path, reason: "it is corrupt and cannot be moved aside (\(error))")
+        }
+        return aside
     }
 }
