@@ -72,7 +72,12 @@ struct MQTTBrokerFailureTests {
         )
         let daemon = try await Self.daemon(
             directory, broker: "mqtt://127.0.0.1:\(broker.port)", settings: "regions = \(regions)\n")
-        try await waitUntil(seconds: 40) { daemon.stderr.contains("ended the connection 3 times in a row") }
+        do {
+            try await waitUntil(seconds: 40) { daemon.stderr.contains("ended the connection 3 times in a row") }
+        } catch {
+            Issue.record("the daemon's log: \(daemon.stderr.suffix(3000))")
+            throw error
+        }
         let acknowledged = broker.acknowledged
         try await waitUntil(seconds: 40) { broker.acknowledged >= acknowledged + 3 }
         let status = try #require(Self.mqttStatus(daemon))

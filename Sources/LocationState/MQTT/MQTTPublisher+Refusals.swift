@@ -72,16 +72,23 @@ extension MQTTPublisher {
         updateSnapshot()
     }
 
-    /// A connection ended while messages were in flight: when it is the third in a row to
-    /// end with the same oldest message unacknowledged, the broker is taken to drop the
-    /// client for that message (MQTT 3.1.1's way to refuse one), which is dropped, counted
-    /// and logged, so that it no longer blocks every message after it.
+    /// A connection ended while messages were in flight: the oldest message that was in
+    /// flight, unacknowledged, when each of the last three connections ended is taken to
+    /// be why the broker drops the client (MQTT 3.1.1's way to refuse one); it is dropped,
+    /// counted and logged, so that it no longer blocks every message after it, and the
+    /// count starts over.
+    ///
+    /// Each message is counted on its own rather than only the oldest: a broker that
+    /// closes with unread bytes resets the connection, and the PUBACK it sent just before
+    /// for the message ahead of the refused one can be lost with it, so that message is
+    /// the oldest in flight at one loss and acknowledged at the next.
     func suspectLoss() {
-        guard let oldest = inFlight.values.min() else { return }
-        let losses = suspect?.id == oldest ? (suspect?.losses ?? 0) + 1 : 1
-        suspect = (oldest, losses)
-        guard losses >= Self.lossesBeforeDropping else { return }
-        suspect = nil
+        let ids = Set(inFlight.values)
+        guard !ids.isEmpty else { return }
+        suspects = ids.reduce(into: [:]) { counts, id in counts[id] = (suspects[id] ?? 0) + 1 }
+        guard let oldest = suspects.filter({ $0.value >= Self.lossesBeforeDropping }).keys.min() else { return }
+        let losses = suspects[oldest] ?? Self.lossesBeforeDropping
+        suspects = [:]
         let message = try? outbox.messages(after: oldest - 1, limit: 1, fromFile: true).first
         refused += 1
         inFlight = inFlight.filter { $0.value != oldest }

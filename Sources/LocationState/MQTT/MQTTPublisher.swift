@@ -87,10 +87,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     var stallCheckScheduled = false
     /// Whether the broker has not acknowledged anything for ``acknowledgementTimeout``; logged once.
     var stalled = false
-    /// The oldest message in flight when connections ended, and how many ended in a row
-    /// with it still unacknowledged (see `suspectLoss`).
-    var suspect: (id: Int64, losses: Int)?
-    /// Connections lost in a row with the same oldest message in flight, after which that
+    /// The messages in flight when the last connection ended, each with how many
+    /// connections in a row ended with it unacknowledged (see `suspectLoss`).
+    var suspects: [Int64: Int] = [:]
+    /// Connections lost in a row with a message in flight, after which the oldest such
     /// message is taken for the cause and dropped.
     static let lossesBeforeDropping = 3
     var drained: [CheckedContinuation<Void, Never>] = []

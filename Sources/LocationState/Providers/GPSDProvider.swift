@@ -184,11 +184,21 @@ public struct GPSDProvider: LocationProvider {
             hdop = nil
             loggedUnrecognized = false
             logger.debug("connected to gpsd \(release) at \(address)")
+            let connected = ContinuousClock.now
             while !stop.isStopped {
-                guard let message = try session.next(timeout: provider.pollInterval) else { continue }
-                handle(message)
+                if let message = try session.next(timeout: provider.pollInterval) { handle(message) }
+                // gpsd without a device: watch again on a new connection now and then, which
+                // makes gpsd open every device it has, in case one it was given while this
+                // client watched could not be opened then (gpsd forgets such a device).
+                if !isUp, devices.isEmpty, ContinuousClock.now - connected >= Self.devicelessRewatch {
+                    logger.debug("gpsd at \(address) still has no device; watching again")
+                    return
+                }
             }
         }
+
+        /// How long a connection to gpsd without a device lasts before the next.
+        static let devicelessRewatch = Duration.seconds(5)
 
         /// Waits for gpsd's VERSION greeting; returns its release, or nil when stopped.
         private func greet(_ session: any GPSDSession) throws(GPSDConnectionError) -> String? {
