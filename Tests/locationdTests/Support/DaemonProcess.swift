@@ -50,8 +50,13 @@ final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
+            // The daemon under a launcher (strace, setpriv) too; and no unbounded wait: a
+            // launcher that never seems to end (strace once stayed a zombie) must not
+            // hold up the whole suite, which no time limit can interrupt here.
+            kill(daemonPID, SIGKILL)
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
         }
         try? FileManager.default.removeItem(atPath: errorLog)
     }

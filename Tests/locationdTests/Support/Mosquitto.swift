@@ -154,7 +154,7 @@ final class MosquittoSubscriber: @unchecked Sendable {
                 messages.post((String(line[..<space]), String(line[line.index(after: space)...])))
             }
         }
-        _ = try await subscribed.next(within: .seconds(20), "mosquitto_sub's SUBACK")
+        _ = try await subscribed.next(within: .seconds(60), "mosquitto_sub's SUBACK")
     }
 
     deinit {
