@@ -44,6 +44,7 @@ struct MotionTripTests {
             switch event {
             case .stayClosed: "stay"
             case .tripClosed: "trip"
+            case .stayDropped: "drop"
             case .motion(let motion): motion.name
             }
         }
