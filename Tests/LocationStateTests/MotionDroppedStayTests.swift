@@ -33,15 +33,7 @@ struct MotionDroppedStayTests {
         #expect(!T.stays(events).contains { $0.start == arrival })
         // The first stay closed as before; the drop comes after the trip, before the motion turns unknown.
         #expect(T.stays(events).map(\.start) == [T.time(0)])
-        let kinds = events.map { event -> String in
-            switch event {
-            case .stayClosed: "stay"
-            case .tripClosed: "trip"
-            case .stayDropped: "drop"
-            case .motion(let motion): motion.name
-            }
-        }
-        #expect(kinds == ["stopped", "moving", "stay", "trip", "stopped", "drop", "unknown"])
+        #expect(T.kinds(events) == ["stopped", "moving", "stay", "trip", "stopped", "drop", "unknown"])
         #expect(tracker.openStay == nil)
     }
 

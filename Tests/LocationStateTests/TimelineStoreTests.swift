@@ -15,6 +15,14 @@ struct TimelineStoreTests {
         return url
     }
 
+    /// A recorder with the default thresholds on a store in `directory`.
+    static func recorder(in directory: URL) throws -> TimelineRecorder {
+        let logger = Logger(label: "test")
+        return TimelineRecorder(
+            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
+            logger: logger)
+    }
+
     /// Two stays and the trip between them, and the tracker after the second stay was left.
     static func recorded(into recorder: TimelineRecorder) {
         var fixes = MotionTrackerTests.still(0, 400)
@@ -29,10 +37,7 @@ struct TimelineStoreTests {
     @Test func storesWhatClosesAndTheOpenState() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = Logger(label: "test")
-        let recorder = TimelineRecorder(
-            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
-            logger: logger)
+        let recorder = try Self.recorder(in: directory)
         Self.recorded(into: recorder)
         try recorder.close()
         let reader = try TimelineStore.openReadOnly(at: directory.appendingPathComponent("timeline.sqlite"))
@@ -54,9 +59,7 @@ struct TimelineStoreTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let logger = Logger(label: "test")
-        let first = TimelineRecorder(
-            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
-            logger: logger)
+        let first = try Self.recorder(in: directory)
         for fix in MotionTrackerTests.still(0, 400) { first.ingest(fix) }
         #expect(first.motion.value.stoppedSince == T.time(0))
         try first.close()
@@ -90,10 +93,7 @@ struct TimelineStoreTests {
     @Test func droppedStayTakesTheStoredTripsTo() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = Logger(label: "test")
-        let recorder = TimelineRecorder(
-            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
-            logger: logger)
+        let recorder = try Self.recorder(in: directory)
         let fixes = MotionDroppedStayTests.arriveThenGap(901)
         for fix in fixes.dropLast() { recorder.ingest(fix) }
         try recorder.close()
