@@ -37,6 +37,18 @@ struct MotionTrack {
         events.compactMap { if case .tripClosed(let trip) = $0 { trip } else { nil } }
     }
 
+    /// Each event by kind: `stay`, `trip`, `drop`, or the motion's name.
+    static func kinds(_ events: [TimelineEvent]) -> [String] {
+        events.map { event in
+            switch event {
+            case .stayClosed: "stay"
+            case .tripClosed: "trip"
+            case .stayDropped: "drop"
+            case .motion(let motion): motion.name
+            }
+        }
+    }
+
     /// The motion changes among `events`, by name.
     static func motions(_ events: [TimelineEvent]) -> [String] {
         events.compactMap { if case .motion(let motion) = $0 { motion.name } else { nil } }

@@ -40,14 +40,7 @@ struct MotionTripTests {
         #expect(abs(trip.maxSpeed - 7) < 1e-9)
         #expect(abs(trip.averageSpeed - 7) < 0.1)
         // Stays, trip and motion come in time order.
-        let kinds = events.map { event -> String in
-            switch event {
-            case .stayClosed: "stay"
-            case .tripClosed: "trip"
-            case .motion(let motion): motion.name
-            }
-        }
-        #expect(kinds == ["stopped", "moving", "stay", "trip", "stopped", "moving", "stay"])
+        #expect(T.kinds(events) == ["stopped", "moving", "stay", "trip", "stopped", "moving", "stay"])
     }
 
     /// Without the receiver's speed, the maximum is computed from consecutive fixes.

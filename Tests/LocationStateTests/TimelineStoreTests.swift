@@ -15,6 +15,14 @@ struct TimelineStoreTests {
         return url
     }
 
+    /// A recorder with the default thresholds on a store in `directory`.
+    static func recorder(in directory: URL) throws -> TimelineRecorder {
+        let logger = Logger(label: "test")
+        return TimelineRecorder(
+            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
+            logger: logger)
+    }
+
     /// Two stays and the trip between them, and the tracker after the second stay was left.
     static func recorded(into recorder: TimelineRecorder) {
         var fixes = MotionTrackerTests.still(0, 400)
@@ -29,10 +37,7 @@ struct TimelineStoreTests {
     @Test func storesWhatClosesAndTheOpenState() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = Logger(label: "test")
-        let recorder = TimelineRecorder(
-            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
-            logger: logger)
+        let recorder = try Self.recorder(in: directory)
         Self.recorded(into: recorder)
         try recorder.close()
         let reader = try TimelineStore.openReadOnly(at: directory.appendingPathComponent("timeline.sqlite"))
@@ -54,9 +59,7 @@ struct TimelineStoreTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let logger = Logger(label: "test")
-        let first = TimelineRecorder(
-            configuration: MotionConfiguration(), store: try TimelineStore(directory: directory, logger: logger),
-            logger: logger)
+        let first = try Self.recorder(in: directory)
         for fix in MotionTrackerTests.still(0, 400) { first.ingest(fix) }
         #expect(first.motion.value.stoppedSince == T.time(0))
         try first.close()
@@ -83,5 +86,38 @@ struct TimelineStoreTests {
         #expect(names.contains { $0.hasPrefix("timeline.sqlite.corrupt-") })
         #expect(log.events.count == 1)
         #expect(log.events.first?.level == .warning && log.events.first?.message.contains("moved it to") == true)
+    }
+
+    /// A stay a gap drops after a trip reached it: the stored trip loses its `to`, in the
+    /// same transaction, and no stay, closed or open, is left under that start.
+    @Test func droppedStayTakesTheStoredTripsTo() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorder = try Self.recorder(in: directory)
+        let fixes = MotionDroppedStayTests.arriveThenGap(901)
+        for fix in fixes.dropLast() { recorder.ingest(fix) }
+        try recorder.close()
+        let reader = try TimelineStore.openReadOnly(at: directory.appendingPathComponent("timeline.sqlite"))
+        func trips() throws -> [Trip] {
+            try reader.entries(from: T.time(-3600), to: T.time(7200)).compactMap {
+                if case .trip(let trip) = $0 { trip } else { nil }
+            }
+        }
+        func stays() throws -> [Stay] {
+            try reader.entries(from: T.time(-3600), to: T.time(7200)).compactMap {
+                if case .stay(let stay) = $0 { stay } else { nil }
+            }
+        }
+        // Before the gap: the trip reached the stay, which is open.
+        let arrival = try #require(try trips().first?.to)
+        #expect(try stays().contains { $0.start == arrival && $0.isOpen })
+
+        recorder.ingest(try #require(fixes.last))
+        try recorder.close()
+        #expect(try trips().count == 1)
+        #expect(try trips().first?.to == nil)
+        #expect(try trips().first?.from == T.time(0))
+        #expect(try stays().map(\.start) == [T.time(0)])
+        #expect(try stays().allSatisfy { !$0.isOpen })
     }
 }

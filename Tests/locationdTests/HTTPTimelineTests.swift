@@ -5,7 +5,7 @@ import Testing
 
 @testable import locationd
 
-/// `GET /api/v1/timeline` and the `motion`, `stay` and `trip` events of `/api/v1/events`,
+/// `GET /api/v1/timeline` and the `motion`, `stay`, `trip` and `drop` events of `/api/v1/events`,
 /// on an in-process server whose timeline the test holds.
 @Suite(.timeLimit(.minutes(10)))
 struct HTTPTimelineTests {
@@ -123,5 +123,10 @@ struct HTTPTimelineTests {
         let stopped = try await next("motion")
         #expect(stopped["motion"] as? String == "stopped")
         #expect(stopped["since"] as? String == UTCCalendar.iso8601(Self.open.start))
+        // The stay a gap dropped after the trip reached it: a `drop` event naming it.
+        events ~> .stayDropped(Self.open)
+        let dropped = try await next("drop")
+        #expect(dropped["class"] as? String == "DROP")
+        #expect(dropped["start"] as? String == UTCCalendar.iso8601(Self.open.start))
     }
 }

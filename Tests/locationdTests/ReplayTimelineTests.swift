@@ -52,4 +52,37 @@ struct ReplayTimelineTests {
         #expect(lines.first?.contains(" STAY ") == true && lines.last?.contains(" STAY ") == true)
         #expect(lines.dropFirst().first?.contains(" km until ") == true)
     }
+
+    /// A stay that a gap drops after the trip reached it: a DROP line after the TRIP names
+    /// it, no STAY line comes for it, and every other trip's `to` is a printed stay.
+    @Test func gapWithdrawsTheStayTheTripReached() async throws {
+        let directory = try TemporaryDirectory()
+        var track = GeneratedTrack(seed: 4)
+        track.stay(seconds: 600)
+        track.move(metres: 3000, speed: 10)
+        track.stay(seconds: 600)
+        track.gap(seconds: 1200)
+        track.stay(seconds: 600)
+        track.move(metres: 3000, speed: 10)
+        track.stay(seconds: 600)
+        track.move(metres: 1000, speed: 10)
+        let path = directory.path + "/track.gpx"
+        try track.gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json", "--timeline"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").compactMap { line -> [String: Any]? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                ["STAY", "TRIP", "DROP"].contains(object["class"] as? String)
+            else { return nil }
+            return object
+        }
+        let classes = lines.map { $0["class"] as? String ?? "" }
+        #expect(classes == ["STAY", "TRIP", "DROP", "STAY", "TRIP", "STAY"], "\(classes)")
+        let stays = Set(lines.filter { $0["class"] as? String == "STAY" }.compactMap { $0["start"] as? String })
+        let dropped = try #require(lines.first { $0["class"] as? String == "DROP" }?["start"] as? String)
+        let tos = lines.filter { $0["class"] as? String == "TRIP" }.compactMap { $0["to"] as? String }
+        #expect(tos.first == dropped && !stays.contains(dropped))
+        #expect(tos.dropFirst().allSatisfy(stays.contains), "\(tos) \(stays)")
+        #expect(run.stderr.contains("timeline: 3 stays, 2 trips"), "\(run.stderr)")
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Motion, stays and trips over MQTT (docs/mqtt.md): the motion retained on
 /// `TOPIC/motion`, each stay and trip as it closes on `TOPIC/timeline`, today's distance
 /// retained on `TOPIC/distance`, in locationd's JSON lines (`{"class":"MOTION",…}`,
-/// `{"class":"STAY",…}`, `{"class":"TRIP",…}`).
+/// `{"class":"STAY",…}`, `{"class":"TRIP",…}`, and `{"class":"DROP",…}` for a stay a gap dropped).
 extension MQTTPublisher {
     /// A new motion: retained on `TOPIC/motion` when it is another motion (a stop at
     /// another place, not a moved centroid); at a stop, the latest fix goes out once,
@@ -18,11 +18,11 @@ extension MQTTPublisher {
         }
     }
 
-    /// A stay or trip that closed, on `TOPIC/timeline` (not retained: an event). On ``queue``.
+    /// A stay or trip that closed, or a stay dropped, on `TOPIC/timeline` (not retained: an event). On ``queue``.
     func publish(timeline event: TimelineEvent, at now: Date = Date()) {
         switch event {
         case .motion: return
-        case .stayClosed, .tripClosed:
+        case .stayClosed, .tripClosed, .stayDropped:
             enqueue(topic: configuration.timelineTopic, payload: Array(event.jsonString.utf8), retain: false, at: now)
         }
     }

@@ -10,7 +10,8 @@ import Foundation
 ///   fix comes at least the stay duration after the candidate's first (`start` is the
 ///   first fix's time, `end` this fix's); either way, this fix starts the next candidate;
 /// - a time between two fixes longer than the stay gap drops the candidate, stay or not,
-///   and the fix after the gap starts the next;
+///   and the fix after the gap starts the next (a dropped stay that was already reported
+///   is withdrawn: ``TimelineEvent/stayDropped(_:)``);
 /// - at the end of the data the open candidate is not a stay (trackintel's `include_last=False`):
 ///   ``finish()`` closes only what was closed already.
 ///
@@ -213,10 +214,14 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         motion = .stopped(since: stay.start, latitude: stay.latitude, longitude: stay.longitude)
     }
 
-    /// A gap or a discontinuity: the candidate is dropped (as trackintel drops it), the
-    /// last stay and the trip close, and the motion is unknown.
+    /// A gap or a discontinuity: the candidate is dropped (as trackintel drops it, even
+    /// one that had become a stay, which is then withdrawn), the last stay and the trip
+    /// close, and the motion is unknown.
     private mutating func interrupt(_ events: inout [TimelineEvent]) {
         if let closing { events.append(.stayClosed(closing)) }
+        if let candidate, candidate.isEstablished, !continuesClosing {
+            events.append(.stayDropped(candidate.stay(end: candidate.end, isOpen: false)))
+        }
         if var trip, let candidate, !candidate.isEstablished {
             trip.absorb(candidate)
             if trip.fixes > 0 { events.append(.tripClosed(trip.trip(end: trip.end, to: nil, isOpen: false))) }

@@ -5,8 +5,13 @@ extension Stay {
     /// `{"class":"STAY","start":ISO8601,"end":ISO8601,"lat":52.5,"lon":13.4,"radius":3.2,"fixes":300}`,
     /// with `"open":true` last while the stay goes on.
     public func appendJSON(to out: inout [UInt8]) {
+        append(to: &out, opening: #"{"class":"STAY","start":""#)
+    }
+
+    /// The members of a STAY line after `opening`, which names the class and opens `start`.
+    func append(to out: inout [UInt8], opening: StaticString) {
         ByteWriter.append(to: &out, capacity: 200) { out in
-            out.literal(#"{"class":"STAY","start":""#)
+            out.literal(opening)
             out.iso8601(start)
             out.literal(#"","end":""#)
             out.iso8601(end)

@@ -10,7 +10,8 @@ import Logging
 /// closed stay or trip and restarts from a state that matches what is stored (in WAL
 /// mode with `synchronous = NORMAL` a power cut may lose the last transactions, a
 /// process kill none). A stay is keyed by its start: a later row with the same start
-/// (a stay that was continued) replaces it.
+/// (a stay that was continued) replaces it. A stay dropped by a gap after a trip reached
+/// it takes that trip's `to` away, in the same transaction.
 ///
 /// A file that is not a usable timeline is moved aside to `timeline.sqlite.corrupt-TIMESTAMP`
 /// with one warning, and a new one is started (``locationd timeline --rebuild`` fills it
@@ -189,6 +190,10 @@ public final class TimelineStore: @unchecked Sendable {
                     trip.from?.timeIntervalSince1970, trip.to?.timeIntervalSince1970, trip.distance, trip.maxSpeed,
                     trip.fixes,
                 ])
+        case .stayDropped(let stay):
+            // The stay will never be stored: the trip that reached it reached none.
+            try db.execute(
+                sql: "UPDATE trip SET toStay = NULL WHERE toStay = ?", arguments: [stay.start.timeIntervalSince1970])
         case .motion:
             break
         }

@@ -99,11 +99,23 @@ final class ReplayOutput: Sendable {
     /// Prints a closed stay or trip after the fix that closed it: a STAY or TRIP object in
     /// `json`, a line in `text`; the document formats (`geojson`, `gpx`) hold fixes only.
     func print(_ entry: TimelineEntry) {
+        printTimeline(json: entry.jsonString, text: entry.text)
+    }
+
+    /// Prints the withdrawal of a stay a gap dropped, after the fix that dropped it: a DROP
+    /// object in `json`, a line in `text`.
+    func print(dropped stay: Stay) {
+        var json: [UInt8] = []
+        stay.appendDropJSON(to: &json)
+        printTimeline(json: String(decoding: json, as: UTF8.self), text: stay.dropText)
+    }
+
+    private func printTimeline(json: String, text: String) {
         state.withLock { state in
             guard !state.finished else { return }
             switch format {
-            case .json: state.buffer.append(contentsOf: entry.jsonString.utf8)
-            case .text: state.buffer.append(contentsOf: entry.text.utf8)
+            case .json: state.buffer.append(contentsOf: json.utf8)
+            case .text: state.buffer.append(contentsOf: text.utf8)
             case .geojson, .gpx: return
             }
             state.buffer.append(10)

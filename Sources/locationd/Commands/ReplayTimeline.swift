@@ -54,6 +54,8 @@ final class ReplayTimeline: Sendable {
                     $0.distance += trip.distance
                 }
                 output.print(.trip(trip))
+            case .stayDropped(let stay):
+                output.print(dropped: stay)
             case .motion:
                 break
             }

@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
             (source, gpsd, data-dir, socket, socket-mode, zooms, freshness-timeout, log-level, record, regions, http, \
             http-token-file, http-basemap, http-allowed-hosts, mqtt), \
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
-            region-hook-timeout, region-initial-enter, and the MQTT settings mqtt-user, \
+            region-hook-timeout, region-initial-enter, the motion settings stay-distance, stay-duration, \
+            stay-gap, max-speed, and the MQTT settings mqtt-user, \
             mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
             mqtt-min-interval, mqtt-min-distance, mqtt-stopped-interval, mqtt-keepalive, mqtt-outbox-max-messages, \
             mqtt-outbox-max-age.
@@ -81,6 +82,8 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "url"))
     var mqtt: String?
 
+    @OptionGroup var thresholds: TimelineThresholds
+
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
     var config: String?
 
@@ -117,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
             ("http", http), ("mqtt", mqtt),
         ]
-        source.flags = flags.compactMap { key, value in value.map { (key, $0) } }
+        source.flags = flags.compactMap { key, value in value.map { (key, $0) } } + thresholds.settings
         source.record = record
         return source
     }

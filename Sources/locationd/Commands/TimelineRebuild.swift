@@ -34,7 +34,7 @@ enum TimelineRebuild {
         let closed = events.filter { if case .motion = $0 { false } else { true } }
         try store.replaceAll(with: closed, tracker: tracker)
         let stays = closed.filter { if case .stayClosed = $0 { true } else { false } }.count
-        return
-            "\(store.url.path): rebuilt from \(days.count) recorded days: \(stays) stays, \(closed.count - stays) trips"
+        let trips = closed.filter { if case .tripClosed = $0 { true } else { false } }.count
+        return "\(store.url.path): rebuilt from \(days.count) recorded days: \(stays) stays, \(trips) trips"
     }
 }

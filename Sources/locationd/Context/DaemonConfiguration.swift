@@ -68,7 +68,11 @@ struct DaemonConfiguration: Equatable, Sendable {
         if regions != other.regions { keys.append("regions") }
         keys += http.keysDiffering(from: other.http)
         if mqtt != other.mqtt { keys.append("mqtt") }
-        if motion != other.motion { keys.append("motion") }
+        let thresholds: [(String, KeyPath<MotionConfiguration, Double>)] = [
+            ("stay-distance", \.stayDistance), ("stay-duration", \.stayDuration), ("stay-gap", \.stayGap),
+            ("max-speed", \.maxSpeed),
+        ]
+        keys += thresholds.filter { motion[keyPath: $0.1] != other.motion[keyPath: $0.1] }.map(\.0)
         return keys
     }
 

@@ -74,7 +74,8 @@ extension HTTPRoutes {
     }
 
     /// Attaches an event stream's `send` to the motion (`motion` events, the current one
-    /// first) and the closed stays and trips (`stay`, `trip`); returns the detach.
+    /// first), the closed stays and trips (`stay`, `trip`) and the stays a gap dropped
+    /// (`drop`); returns the detach.
     func subscribeTimeline(_ send: @escaping @Sendable (_ event: String, _ data: String) -> Void) -> @Sendable () -> Void
     {
         guard let timeline else { return {} }
@@ -85,6 +86,10 @@ extension HTTPRoutes {
             switch change.new {
             case .stayClosed(let stay)?: send("stay", stay.jsonString)
             case .tripClosed(let trip)?: send("trip", trip.jsonString)
+            case .stayDropped(let stay)?:
+                var line: [UInt8] = []
+                stay.appendDropJSON(to: &line)
+                send("drop", String(decoding: line, as: UTF8.self))
             case .motion?, nil: break
             }
         }

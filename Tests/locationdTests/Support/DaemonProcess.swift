@@ -21,9 +21,10 @@ final class DaemonProcess: @unchecked Sendable {
     ///   - launcher: a program and its arguments that start the daemon (`strace -f ... --`);
     ///     signals then go to the daemon, the launcher's child.
     ///   - executable: the `locationd` to run, when not the one built beside the tests.
+    ///   - environment: variables set for the daemon on top of the tests' own.
     init(
         dataDirectory: String, arguments: [String], socketPath: String? = nil, waitForSocket: Bool = true,
-        launcher: [String] = [], executable: String? = nil
+        launcher: [String] = [], executable: String? = nil, environment: [String: String] = [:]
     ) async throws {
         self.dataDirectory = dataDirectory
         self.socketPath = socketPath ?? dataDirectory + "/control.sock"
@@ -35,6 +36,9 @@ final class DaemonProcess: @unchecked Sendable {
             (launcher.isEmpty ? [] : launcher.dropFirst() + [binary])
             + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
             + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorLog)
         try process.run()

@@ -1,13 +1,15 @@
 import Foundation
 import LocationState
 
-/// The sample tracks: a walk, a drive across midnight, a fix loss, the antimeridian, the North Pole, corruption.
+/// The sample tracks: a walk, a drive across midnight, a fix loss, the antimeridian, the North Pole, corruption,
+/// a commute with a stop.
 enum ReplaySampleTracks {
     /// Each file name with its content.
     static func all() -> [(String, [UInt8])] {
         [
             ("walk.nmea", walk()), ("drive.nmea", drive()), ("fix-loss.nmea", fixLoss()),
             ("antimeridian.nmea", antimeridian()), ("north-pole.nmea", northPole()), ("corrupt.nmea", corrupt()),
+            ("commute.nmea", commute()),
         ]
     }
 
