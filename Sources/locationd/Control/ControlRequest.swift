@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// One request on the control socket, in the style of gpsd's protocol (`?LAST;`).
 ///
@@ -18,6 +19,12 @@ enum ControlRequest: Equatable, Sendable {
     case version
     /// The region file and the regions the device is in.
     case regions
+    /// The tile log, at one zoom or every zoom: a TILE line per tile, then a TILES line.
+    case tiles(zoom: Int?)
+    /// Per zoom: tiles, visits, largest square, first and last visit.
+    case tileStatistics(zoom: Int?)
+    /// The stays and trips of a range: a STAY or TRIP line each, then a TIMELINE line.
+    case timeline(TimelineRange)
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
     /// A known request with an argument it cannot take; the message says why.
@@ -39,6 +46,10 @@ enum ControlRequest: Equatable, Sendable {
         case "VERSION": self = .version
         case "REGIONS": self = .regions
         case "WATCH": self = Self.watch(argument)
+        case "TILES": self = Self.zoom(argument, name: "TILES").map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
+        case "TILESTATS":
+            self = Self.zoom(argument, name: "TILESTATS").map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
+        case "TIMELINE": self = Self.timeline(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
     }
@@ -55,6 +66,45 @@ enum ControlRequest: Equatable, Sendable {
             return .invalid("Invalid WATCH: enable must be true or false")
         }
         return flag ? .watch : .unwatch
+    }
+
+    /// The JSON object after `=`; an empty one without an argument; nil when it is not one.
+    private static func object(_ argument: Substring) -> [String: Any]? {
+        guard !argument.allSatisfy(\.isWhitespace) else { return [:] }
+        return try? JSONSerialization.jsonObject(with: Data(argument.utf8)) as? [String: Any]
+    }
+
+    /// `{"zoom":Z}`'s zoom (`.some(nil)` without one); nil when the argument is not that.
+    private static func zoom(_ argument: Substring, name: String) -> Int?? {
+        guard let object = object(argument) else { return nil }
+        guard let value = object["zoom"] else { return .some(nil) }
+        guard !(value is Bool), let zoom = value as? Int, Tile.zoomRange.contains(zoom) else { return nil }
+        return .some(zoom)
+    }
+
+    private static func invalidZoom(_ name: String, _ argument: Substring) -> ControlRequest {
+        .invalid(
+            "Invalid \(name): give {\"zoom\":Z} with Z from \(Tile.zoomRange.lowerBound) to \(Tile.zoomRange.upperBound), or nothing: \(argument.prefix(64))"
+        )
+    }
+
+    /// `?TIMELINE;` (today, UTC), `?TIMELINE={"day":"YYYY-MM-DD"};` or
+    /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 UTC times).
+    private static func timeline(_ argument: Substring) -> ControlRequest {
+        guard let object = object(argument) else {
+            return .invalid("Invalid TIMELINE: not a JSON object: \(argument.prefix(64))")
+        }
+        let texts = ["day", "from", "to"].map { object[$0] }
+        guard texts.allSatisfy({ $0 == nil || $0 is String }) else {
+            return .invalid("Invalid TIMELINE: day, from and to are strings")
+        }
+        do {
+            return .timeline(
+                try TimelineRange.resolve(
+                    day: texts[0] as? String, from: texts[1] as? String, to: texts[2] as? String, flag: ""))
+        } catch {
+            return .invalid("Invalid TIMELINE: \(error.message)")
+        }
     }
 
     /// Splits buffered bytes into complete requests; returns them, how many bytes they
