@@ -46,9 +46,8 @@ enum ControlRequest: Equatable, Sendable {
         case "VERSION": self = .version
         case "REGIONS": self = .regions
         case "WATCH": self = Self.watch(argument)
-        case "TILES": self = Self.zoom(argument, name: "TILES").map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
-        case "TILESTATS":
-            self = Self.zoom(argument, name: "TILESTATS").map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
+        case "TILES": self = Self.zoom(argument).map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
+        case "TILESTATS": self = Self.zoom(argument).map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
         case "TIMELINE": self = Self.timeline(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
@@ -68,18 +67,13 @@ enum ControlRequest: Equatable, Sendable {
         return flag ? .watch : .unwatch
     }
 
-    /// The JSON object after `=`; an empty one without an argument; nil when it is not one.
-    private static func object(_ argument: Substring) -> [String: Any]? {
-        guard !argument.allSatisfy(\.isWhitespace) else { return [:] }
-        return try? JSONSerialization.jsonObject(with: Data(argument.utf8)) as? [String: Any]
-    }
-
     /// `{"zoom":Z}`'s zoom (`.some(nil)` without one); nil when the argument is not that.
-    private static func zoom(_ argument: Substring, name: String) -> Int?? {
-        guard let object = object(argument) else { return nil }
-        guard let value = object["zoom"] else { return .some(nil) }
-        guard !(value is Bool), let zoom = value as? Int, Tile.zoomRange.contains(zoom) else { return nil }
-        return .some(zoom)
+    private static func zoom(_ argument: Substring) -> Int?? {
+        struct Argument: Decodable { let zoom: Int? }
+        guard !argument.allSatisfy(\.isWhitespace) else { return .some(nil) }
+        guard let decoded = try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) else { return nil }
+        guard let zoom = decoded.zoom else { return .some(nil) }
+        return Tile.zoomRange.contains(zoom) ? .some(zoom) : nil
     }
 
     private static func invalidZoom(_ name: String, _ argument: Substring) -> ControlRequest {
@@ -91,17 +85,21 @@ enum ControlRequest: Equatable, Sendable {
     /// `?TIMELINE;` (today, UTC), `?TIMELINE={"day":"YYYY-MM-DD"};` or
     /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 UTC times).
     private static func timeline(_ argument: Substring) -> ControlRequest {
-        guard let object = object(argument) else {
-            return .invalid("Invalid TIMELINE: not a JSON object: \(argument.prefix(64))")
+        struct Argument: Decodable {
+            let day: String?
+            let from: String?
+            let to: String?
         }
-        let texts = ["day", "from", "to"].map { object[$0] }
-        guard texts.allSatisfy({ $0 == nil || $0 is String }) else {
-            return .invalid("Invalid TIMELINE: day, from and to are strings")
+        let bounds =
+            argument.allSatisfy(\.isWhitespace)
+            ? Argument(day: nil, from: nil, to: nil) : try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8))
+        guard let bounds else {
+            return .invalid(
+                #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: "#
+                    + argument.prefix(64))
         }
         do {
-            return .timeline(
-                try TimelineRange.resolve(
-                    day: texts[0] as? String, from: texts[1] as? String, to: texts[2] as? String, flag: ""))
+            return .timeline(try TimelineRange.resolve(day: bounds.day, from: bounds.from, to: bounds.to, flag: ""))
         } catch {
             return .invalid("Invalid TIMELINE: \(error.message)")
         }
