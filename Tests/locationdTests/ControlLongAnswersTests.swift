@@ -50,11 +50,20 @@ struct ControlLongAnswersTests {
         #expect(today.title == "of \(TimelineRange.today())")
         let refused = [
             (#"{"from":"2026-11-23"}"#, "Invalid TIMELINE: give both from and to"),
-            (#"{"day":"2026-11-23","from":"2026-11-23","to":"2026-11-24"}"#, "Invalid TIMELINE: give a day or from and to, not both"),
+            (
+                #"{"day":"2026-11-23","from":"2026-11-23","to":"2026-11-24"}"#,
+                "Invalid TIMELINE: give a day or from and to, not both"
+            ),
             (#"{"from":"2026-11-24","to":"2026-11-23"}"#, "Invalid TIMELINE: from 2026-11-24 is after to 2026-11-23"),
             (#"{"day":"yesterday"}"#, "Invalid TIMELINE: not a day (YYYY-MM-DD): 'yesterday'"),
-            (#"{"day":20261123}"#, #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: {"day":20261123}"#),
-            ("nonsense", #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: nonsense"#),
+            (
+                #"{"day":20261123}"#,
+                #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: {"day":20261123}"#
+            ),
+            (
+                "nonsense",
+                #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: nonsense"#
+            ),
         ]
         for (argument, message) in refused {
             #expect(Self.request("?TIMELINE=" + argument) == .invalid(message))
@@ -65,7 +74,8 @@ struct ControlLongAnswersTests {
     /// reads back to the same line; other lines are not tiles.
     @Test func aTileLineReadsBackToItself() throws {
         let record = TileRecord(
-            tile: try #require(Tile(zoom: 17, x: 70406, y: 42987)), firstSeen: Date(timeIntervalSince1970: 1_800_000_000.998),
+            tile: try #require(Tile(zoom: 17, x: 70406, y: 42987)),
+            firstSeen: Date(timeIntervalSince1970: 1_800_000_000.998),
             lastSeen: Date(timeIntervalSince1970: 1_800_000_100.25), visits: 3)
         let line = TileLine(record).jsonString
         #expect(
@@ -73,7 +83,9 @@ struct ControlLongAnswersTests {
                 == #"{"class":"TILE","z":17,"x":70406,"y":42987,"firstSeen":"2027-01-15T08:00:00.998Z","lastSeen":"2027-01-15T08:01:40.250Z","visits":3}"#
         )
         #expect(TileLine(jsonLine: line) == TileLine(record))
-        #expect(TileListFormat.csv.entry(record, first: true) == TileListFormat.csv.entry(try #require(TileLine(jsonLine: line)), first: true))
+        #expect(
+            TileListFormat.csv.entry(record, first: true)
+                == TileListFormat.csv.entry(try #require(TileLine(jsonLine: line)), first: true))
         #expect(TileLine(jsonLine: line.replacingOccurrences(of: "\"z\":17", with: "\"z\":40")) == nil)
         #expect(TileLine(jsonLine: #"{"class":"TILES","count":1}"#) == nil)
     }
@@ -83,11 +95,19 @@ struct ControlLongAnswersTests {
     @Test func timelineLinesReadBackToTheSameLines() throws {
         let start = Date(timeIntervalSince1970: 1_800_000_000.998)
         let entries: [TimelineEntry] = [
-            .stay(Stay(start: start, end: start + 301.457, latitude: 52.5163, longitude: 13.37770001, radius: 3.46, fixes: 300)),
+            .stay(
+                Stay(
+                    start: start, end: start + 301.457, latitude: 52.5163, longitude: 13.37770001, radius: 3.46,
+                    fixes: 300)),
             .trip(
-                Trip(start: start + 301.457, end: start + 900.001, from: start, distance: 1234.56, maxSpeed: 9.805, fixes: 60)),
+                Trip(
+                    start: start + 301.457, end: start + 900.001, from: start, distance: 1234.56, maxSpeed: 9.805,
+                    fixes: 60)),
             .trip(Trip(start: start + 900.001, end: start + 1000, distance: 10, maxSpeed: 1, fixes: 2, isOpen: true)),
-            .stay(Stay(start: start + 1000, end: start + 1100, latitude: -33.9, longitude: -179.9999999, radius: 0, fixes: 1, isOpen: true)),
+            .stay(
+                Stay(
+                    start: start + 1000, end: start + 1100, latitude: -33.9, longitude: -179.9999999, radius: 0,
+                    fixes: 1, isOpen: true)),
         ]
         for entry in entries {
             let decoded = try #require(TimelineEntry(jsonLine: entry.jsonString))
@@ -104,10 +124,14 @@ struct ControlLongAnswersTests {
         #expect(ControlAnswers.tilesEnd(zoom: 14, count: 5) == #"{"class":"TILES","zoom":14,"count":5}"#)
         let day = try #require(TrackExport.day("2026-11-23"))
         let range = TimelineRange(start: day, end: day + 86_400, title: "")
-        let stay = TimelineEntry.stay(Stay(start: day + 60, end: day + 600, latitude: 1, longitude: 2, radius: 3, fixes: 4))
+        let stay = TimelineEntry.stay(
+            Stay(start: day + 60, end: day + 600, latitude: 1, longitude: 2, radius: 3, fixes: 4))
         #expect(
             ControlAnswers.timeline([stay], range: range)
-                == [stay.jsonString, #"{"class":"TIMELINE","from":"2026-11-23T00:00:00.000Z","to":"2026-11-24T00:00:00.000Z","count":1}"#])
+                == [
+                    stay.jsonString,
+                    #"{"class":"TIMELINE","from":"2026-11-23T00:00:00.000Z","to":"2026-11-24T00:00:00.000Z","count":1}"#,
+                ])
         let tooMany = ControlAnswers.timeline(
             Array(repeating: stay, count: ControlAnswers.maxTimelineEntries + 1), range: range)
         #expect(tooMany.count == 1 && tooMany[0].hasPrefix(#"{"class":"ERROR","message":"the range holds more than "#))
@@ -121,7 +145,8 @@ struct ControlLongAnswersTests {
         #expect(try JSONDecoder().decode(TileStatistics.self, from: Data(answer.utf8)) == statistics)
         #expect(
             statistics.text(zoom: nil)
-                == "zoom 14: 5 tiles, 7 visits, max square 2 at 14/10/20, first 2027-01-15T08:00:10.000Z, last 2027-01-15T08:00:15.500Z\n")
+                == "zoom 14: 5 tiles, 7 visits, max square 2 at 14/10/20, first 2027-01-15T08:00:10.000Z, last 2027-01-15T08:00:15.500Z\n"
+        )
         #expect(TileStatistics(zooms: []).text(zoom: 3) == "no tiles logged at zoom 3\n")
     }
 
@@ -153,7 +178,8 @@ struct ControlLongAnswersTests {
             })
         let server = ControlServer(
             path: directory.path + "/control.sock", responder: responder,
-            limits: .init(maxClients: 4, maxRequestBytes: 4096, maxQueuedBytes: 8 * 1024), logger: Logger(label: "test"))
+            limits: .init(maxClients: 4, maxRequestBytes: 4096, maxQueuedBytes: 8 * 1024), logger: Logger(label: "test")
+        )
         try await server.start()
         var lines: [String] = []
         var furthestAhead = 0

@@ -18,7 +18,8 @@ struct DaemonDataCommandsTests {
         #expect(replay.status == 0, "\(replay.stderr)")
         try FileManager.default.createDirectory(
             atPath: data + "/tracks", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        try FileManager.default.copyItem(atPath: sampleTrackPath("drive.nmea"), toPath: data + "/tracks/2026-06-30.nmea")
+        try FileManager.default.copyItem(
+            atPath: sampleTrackPath("drive.nmea"), toPath: data + "/tracks/2026-06-30.nmea")
         #expect(chmod(data + "/tracks/2026-06-30.nmea", 0o600) == 0)
         let rebuild = try await runLocationd([
             "timeline", "--rebuild", "--data-dir", data, "--stay-distance", "30", "--stay-duration", "3",
@@ -59,7 +60,8 @@ struct DaemonDataCommandsTests {
             #expect(asked.status == 0 && asked.stderr.isEmpty, "\(variant): \(asked.stderr)")
             #expect(asked.stdout == files.stdout, "\(variant)")
             guard !member.isEmpty else { continue }
-            let byMember = try await runProgram(member[0], member.dropFirst() + [locationdBinary().path] + variant + ["--socket", socket])
+            let byMember = try await runProgram(
+                member[0], member.dropFirst() + [locationdBinary().path] + variant + ["--socket", socket])
             #expect(byMember.status == 0, "\(variant): \(byMember.stderr)")
             #expect(byMember.stdout == files.stdout, "\(variant)")
         }
@@ -70,10 +72,14 @@ struct DaemonDataCommandsTests {
 
         if !member.isEmpty {
             // The same user reading the files is refused: the answers above came through the socket.
-            let refused = try await runProgram(member[0], member.dropFirst() + [locationdBinary().path, "tiles", "--data-dir", data])
+            let refused = try await runProgram(
+                member[0], member.dropFirst() + [locationdBinary().path, "tiles", "--data-dir", data])
             #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused.stdout)")
             let modes = try FileManager.default.subpathsOfDirectory(atPath: data).map { path in
-                (path, try FileManager.default.attributesOfItem(atPath: data + "/" + path)[.posixPermissions] as? Int ?? 0)
+                (
+                    path,
+                    try FileManager.default.attributesOfItem(atPath: data + "/" + path)[.posixPermissions] as? Int ?? 0
+                )
             }
             #expect(modes.allSatisfy { $0.1 & 0o007 == 0 }, "\(modes)")
         }
@@ -90,8 +96,11 @@ struct DaemonDataCommandsTests {
         for command in [["tiles"], ["timeline", "--json"]] {
             let run = try await runProgram(
                 "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "XDG_STATE_HOME=\(directory.path)/state",
-                 locationdBinary().path] + command)
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env",
+                    "XDG_STATE_HOME=\(directory.path)/state",
+                    locationdBinary().path,
+                ] + command)
             #expect(run.status == 66, "\(command): \(run.stderr)")
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")

@@ -46,7 +46,8 @@ struct DaemonOrFiles {
         }
         guard let path else { return sockets.nobodyAnswers }
         guard let refusal else { return nil }
-        StandardError.line("locationd: the daemon on \(path) answers: \(refusal); reading the files in \(directory.path)")
+        StandardError.line(
+            "locationd: the daemon on \(path) answers: \(refusal); reading the files in \(directory.path)")
         return "the daemon on \(path) answers: \(refusal)"
     }
 

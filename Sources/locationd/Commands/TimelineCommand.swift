@@ -101,7 +101,8 @@ struct TimelineCommand: AsyncParsableCommand {
             argument = ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
         }
         var lines: [String] = []
-        let why = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") { text throws(LocationError) in
+        let why = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
+            text throws(LocationError) in
             if text.hasPrefix(#"{"class":"TIMELINE""#) { return false }
             guard text.hasPrefix(#"{"class":"STAY""#) || text.hasPrefix(#"{"class":"TRIP""#) else {
                 throw DaemonOrFiles.unexpected(text)

@@ -92,7 +92,8 @@ enum ControlRequest: Equatable, Sendable {
         }
         let bounds =
             argument.allSatisfy(\.isWhitespace)
-            ? Argument(day: nil, from: nil, to: nil) : try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8))
+            ? Argument(day: nil, from: nil, to: nil)
+            : try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8))
         guard let bounds else {
             return .invalid(
                 #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: "#

@@ -62,7 +62,8 @@ extension ControlResponder {
     private static func timelineAnswer(_ recorder: TimelineRecorder) -> @Sendable (TimelineRange) -> ControlPages {
         { range in
             do throws(LocationError) {
-                return .lines(ControlAnswers.timeline(try recorder.entries(from: range.start, to: range.end), range: range))
+                return .lines(
+                    ControlAnswers.timeline(try recorder.entries(from: range.start, to: range.end), range: range))
             } catch {
                 return .line(ControlReply.error(error.message))
             }
