@@ -94,12 +94,9 @@ struct TimelineCommand: AsyncParsableCommand {
     private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
         let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
         // The range as the user gave it, today's date when none: the daemon reads it as this command does.
-        var argument: [String: String] = [:]
-        if from != nil || to != nil {
-            argument = ["from": from ?? "", "to": to ?? ""]
-        } else {
-            argument = ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
-        }
+        let argument =
+            from != nil || to != nil
+            ? ["from": from ?? "", "to": to ?? ""] : ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
         var lines: [String] = []
         let why = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
             text throws(LocationError) in

@@ -79,8 +79,8 @@ enum ControlAnswers {
     /// How many lines of a long answer (``ControlPages``) the server writes at a time.
     static let linesPerPage = 1024
 
-    /// The most stays and trips one `?TIMELINE` answer holds, which bounds what the
-    /// daemon keeps in memory for it: years of an ordinary life.
+    /// The most stays and trips one `?TIMELINE` answer holds (years of an ordinary life):
+    /// the lines the daemon keeps for a client until it has taken them.
     static let maxTimelineEntries = 20_000
 
     /// The line that closes a `?TILES;` answer: `{"class":"TILES","zoom":Z,"count":N}`

@@ -170,6 +170,8 @@ private final class ControlConnection: ChannelInboundHandler {
     /// it, last first, answered once it is complete.
     private var paging: ControlPages?
     private var waiting: [ControlRequest] = []
+    /// Whether reading this client's requests is stopped, while a long answer is written.
+    private var readingStopped = false
 
     init(
         responder: ControlResponder, limits: ControlServer.Limits, logger: Logger, admitted: Bool,
@@ -228,7 +230,9 @@ private final class ControlConnection: ChannelInboundHandler {
         while paging == nil, let request = waiting.popLast() {
             answer(request, channel: channel)
         }
-        channel.setOption(ChannelOptions.autoRead, value: paging == nil).whenFailure { _ in }
+        guard readingStopped != (paging != nil) else { return }
+        readingStopped = paging != nil
+        channel.setOption(ChannelOptions.autoRead, value: !readingStopped).whenFailure { _ in }
     }
 
     /// Writes pages of the long answer while the client takes them; the rest waits for
