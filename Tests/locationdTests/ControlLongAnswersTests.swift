@@ -150,6 +150,43 @@ struct ControlLongAnswersTests {
         #expect(TileStatistics(zooms: []).text(zoom: 3) == "no tiles logged at zoom 3\n")
     }
 
+    /// `?TRACK` takes a day or a range, as the user wrote them; anything else is refused.
+    @Test func trackTakesADayOrARange() {
+        #expect(Self.request(#"?TRACK={"day":"2026-06-30"}"#) == .track(.day("2026-06-30")))
+        #expect(
+            Self.request(#"?TRACK={"from":"2026-06-30","to":"2026-07-01T00:00:00Z"}"#)
+                == .track(.range(from: "2026-06-30", to: "2026-07-01T00:00:00Z")))
+        for bad in ["", #"{"from":"2026-06-30"}"#, #"{"day":"2026-06-30","to":"2026-07-01"}"#, #"{"day":3}"#] {
+            #expect(
+                Self.request("?TRACK=" + bad)
+                    == .invalid(#"Invalid TRACK: give {"day":"YYYY-MM-DD"} or {"from":…,"to":…}: "# + bad))
+        }
+    }
+
+    /// A recorded file goes over in chunks that add up to its bytes, after a line with its
+    /// day and size, and the answer closes with the count of files.
+    @Test func aTrackIsHandedOverInChunks() throws {
+        let directory = try TemporaryDirectory()
+        let bytes = Data((0..<1000).map { UInt8($0 % 251) })
+        let file = URL(fileURLWithPath: directory.path + "/2026-06-30.nmea")
+        try bytes.write(to: file)
+        let pages = ControlPages.track(
+            TrackExport(files: [file, file], interval: .distantPast ... .distantFuture), chunkBytes: 300,
+            chunksPerPage: 2)
+        var lines: [String] = []
+        while case let page = pages.next(), !page.isEmpty { lines += page }
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            objects.map { $0["class"] as? String } == ["TRACKFILE"] + Array(repeating: "NMEA", count: 4) + ["TRACKFILE"]
+                + Array(repeating: "NMEA", count: 4) + ["TRACK"])
+        #expect(objects[0]["day"] as? String == "2026-06-30" && objects[0]["bytes"] as? Int == 1000)
+        let first = objects[1...4].compactMap { ($0["data"] as? String).flatMap { Data(base64Encoded: $0) } }
+        #expect(first.reduce(Data(), +) == bytes)
+        #expect(objects.last?["files"] as? Int == 2)
+    }
+
     /// A tile list of 6 MB reaches the client whole and in order, closed by its count, and the
     /// request sent after it is answered after it; the server reads a page from the database
     /// only when the client has taken most of the one before: it is never further ahead of the

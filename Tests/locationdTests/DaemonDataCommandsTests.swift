@@ -3,7 +3,7 @@ import Testing
 
 @testable import locationd
 
-/// `locationd tiles` and `timeline` asked of a real daemon through its socket print what
+/// `locationd tiles`, `timeline` and `export` asked of a real daemon through its socket print what
 /// they print reading the files, also for a user who may reach the socket but not read
 /// the data directory; with neither a daemon nor files, one line names both places.
 @Suite(.timeLimit(.minutes(3)))
@@ -35,6 +35,8 @@ struct DaemonDataCommandsTests {
         ["timeline", "2026-06-30"], ["timeline", "--from", "2026-06-30", "--to", "2026-07-01", "--json"],
         ["timeline", "--from", "2026-06-30T23:55:10Z", "--to", "2026-07-01", "--geojson"],
         ["timeline", "--from", "2026-06-30", "--to", "2026-07-01", "--gpx"],
+        ["export", "2026-06-30"], ["export", "--from", "2026-06-30T23:56:00Z", "--to", "2026-07-02"],
+        ["export", "--from", "2026-01-01", "--to", "2026-01-02"],
     ]
 
     @Test func theSocketGivesWhatTheFilesGiveToAnyoneItLetsIn() async throws {
@@ -93,7 +95,7 @@ struct DaemonDataCommandsTests {
         guard getuid() == 0, !FileManager.default.fileExists(atPath: DaemonSockets.systemPath) else { return }
         #expect(chmod(directory.path, 0o777) == 0)
         let own = directory.path + "/state/locationd"
-        for command in [["tiles"], ["timeline", "--json"]] {
+        for command in [["tiles"], ["timeline", "--json"], ["export", "2026-06-30"]] {
             let run = try await runProgram(
                 "/usr/bin/setpriv",
                 [
@@ -106,8 +108,10 @@ struct DaemonDataCommandsTests {
             #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
             #expect(
                 run.stderr.hasPrefix(
-                    "locationd: no daemon answers (the system's on \(DaemonSockets.systemPath), nor yours on \(own)/control.sock); start one: sudo systemctl start locationd or locationd run; nor can the files be read: \(own)/"
+                    "locationd: no daemon answers (the system's on \(DaemonSockets.systemPath), nor yours on \(own)/control.sock); start one: sudo systemctl start locationd or locationd run; nor can the files be read: "
                 ), "\(run.stderr)")
+            // What could not be read is the user's own data directory.
+            #expect(run.stderr.components(separatedBy: "be read: ").last?.contains(own) == true, "\(run.stderr)")
         }
     }
 }

@@ -20,6 +20,39 @@ struct DaemonOrFiles {
         directory = dataDirectory.url
     }
 
+    /// Why the files are read instead of a daemon's answer.
+    struct Fallback {
+        /// Why no daemon gave the answer; empty when `--data-dir` named the files.
+        let reason: String
+        /// The line for stderr once the files are read: a daemon answered but refused.
+        let note: String?
+
+        /// Runs `read` on the files; its failure says first why no daemon gave the answer.
+        func read<T>(_ read: () throws(LocationError) -> T) throws(LocationError) -> T {
+            do {
+                let value = try read()
+                if let note { StandardError.line(note) }
+                return value
+            } catch {
+                throw reason.isEmpty ? error : error.after("\(reason); nor can the files be read: ")
+            }
+        }
+
+        /// ``read(_:)`` for `export`, whose reading also fails with `TrackExport.Failure`.
+        func readTracks<T>(_ read: () throws -> T) throws -> T {
+            do {
+                let value = try read()
+                if let note { StandardError.line(note) }
+                return value
+            } catch let failure as TrackExport.Failure where !reason.isEmpty {
+                throw TrackExport.Failure(
+                    kind: failure.kind, message: "\(reason); nor can the files be read: \(failure.message)")
+            } catch let error as LocationError where !reason.isEmpty {
+                throw error.after("\(reason); nor can the files be read: ")
+            }
+        }
+    }
+
     /// Asks the daemons for `request` and hands `line` each line of the answer until it
     /// returns false (the answer's last line).
     ///
@@ -29,8 +62,8 @@ struct DaemonOrFiles {
     /// - Throws: `LocationError` when asking failed (the system's socket is closed to
     ///   this user and no daemon of theirs answers, a daemon that does not answer in time)
     ///   or the answer broke off after it had begun: its first lines are printed already.
-    func ask(_ request: String, line: (String) throws(LocationError) -> Bool) throws(LocationError) -> String? {
-        guard let sockets else { return "" }
+    func ask(_ request: String, line: (String) throws(LocationError) -> Bool) throws(LocationError) -> Fallback? {
+        guard let sockets else { return Fallback(reason: "", note: nil) }
         var refusal: String?
         var begun = false
         let path = try sockets.converse(request) { text throws(LocationError) in
@@ -44,20 +77,11 @@ struct DaemonOrFiles {
             begun = true
             return try line(text)
         }
-        guard let path else { return sockets.nobodyAnswers }
+        guard let path else { return Fallback(reason: sockets.nobodyAnswers, note: nil) }
         guard let refusal else { return nil }
-        StandardError.line(
-            "locationd: the daemon on \(path) answers: \(refusal); reading the files in \(directory.path)")
-        return "the daemon on \(path) answers: \(refusal)"
-    }
-
-    /// Runs `read` on the files; its failure says first why no daemon gave the answer.
-    func readFiles<T>(because why: String, _ read: () throws(LocationError) -> T) throws(LocationError) -> T {
-        do {
-            return try read()
-        } catch {
-            throw why.isEmpty ? error : error.after("\(why); nor can the files be read: ")
-        }
+        return Fallback(
+            reason: "the daemon on \(path) answers: \(refusal)",
+            note: "locationd: the daemon on \(path) answers: \(refusal); read the files in \(directory.path)")
     }
 
     /// An unexpected line in an answer.

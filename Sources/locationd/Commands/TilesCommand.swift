@@ -52,12 +52,12 @@ struct TilesCommand: ParsableCommand {
         do {
             let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
             let argument = zoom.map { #"={"zoom":\#($0)}"# } ?? ""
-            let why =
+            let fallback =
                 stats
                 ? try askStatistics(source, "?TILESTATS\(argument);", output)
                 : try askList(source, "?TILES\(argument);", output)
-            if let why {
-                try source.readFiles(because: why) { () throws(LocationError) in
+            if let fallback {
+                try fallback.read { () throws(LocationError) in
                     let database = try TileDatabase.openReadOnly(
                         at: source.directory.appendingPathComponent(TileDatabase.fileName))
                     if stats {
@@ -75,7 +75,7 @@ struct TilesCommand: ParsableCommand {
 
     /// The list from the daemon's TILE lines, checked against the count its TILES line gives.
     private func askList(_ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput) throws(LocationError)
-        -> String?
+        -> DaemonOrFiles.Fallback?
     {
         let format = format ?? .txt
         var count = 0
@@ -97,7 +97,7 @@ struct TilesCommand: ParsableCommand {
     }
 
     private func askStatistics(_ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput)
-        throws(LocationError) -> String?
+        throws(LocationError) -> DaemonOrFiles.Fallback?
     {
         try source.ask(request) { text throws(LocationError) in
             guard text.hasPrefix(#"{"class":"TILESTATS""#),

@@ -98,7 +98,7 @@ struct TimelineCommand: AsyncParsableCommand {
             from != nil || to != nil
             ? ["from": from ?? "", "to": to ?? ""] : ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
         var lines: [String] = []
-        let why = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
+        let fallback = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
             text throws(LocationError) in
             if text.hasPrefix(#"{"class":"TIMELINE""#) { return false }
             guard text.hasPrefix(#"{"class":"STAY""#) || text.hasPrefix(#"{"class":"TRIP""#) else {
@@ -107,8 +107,8 @@ struct TimelineCommand: AsyncParsableCommand {
             lines.append(text)
             return true
         }
-        guard let why else { return lines }
-        return try source.readFiles(because: why) { () throws(LocationError) in
+        guard let fallback else { return lines }
+        return try fallback.read { () throws(LocationError) in
             let store = try TimelineStore.openReadOnly(
                 at: source.directory.appendingPathComponent(TimelineStore.fileName))
             return try store.entries(from: range.start, to: range.end).map(\.jsonString)

@@ -25,6 +25,14 @@ enum ControlRequest: Equatable, Sendable {
     case tileStatistics(zoom: Int?)
     /// The stays and trips of a range: a STAY or TRIP line each, then a TIMELINE line.
     case timeline(TimelineRange)
+    /// The recorded tracks of a day or a range, as the files hold them.
+    case track(TrackRequest)
+
+    /// The days `?TRACK` asks for, as the user wrote them; `TrackExport` reads them.
+    enum TrackRequest: Equatable, Sendable {
+        case day(String)
+        case range(from: String, to: String)
+    }
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
     /// A known request with an argument it cannot take; the message says why.
@@ -49,6 +57,7 @@ enum ControlRequest: Equatable, Sendable {
         case "TILES": self = Self.zoom(argument).map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
         case "TILESTATS": self = Self.zoom(argument).map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
         case "TIMELINE": self = Self.timeline(argument)
+        case "TRACK": self = Self.track(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
     }
@@ -103,6 +112,23 @@ enum ControlRequest: Equatable, Sendable {
             return .timeline(try TimelineRange.resolve(day: bounds.day, from: bounds.from, to: bounds.to, flag: ""))
         } catch {
             return .invalid("Invalid TIMELINE: \(error.message)")
+        }
+    }
+
+    /// `?TRACK={"day":"YYYY-MM-DD"};` or `?TRACK={"from":…,"to":…};`.
+    private static func track(_ argument: Substring) -> ControlRequest {
+        struct Argument: Decodable {
+            let day: String?
+            let from: String?
+            let to: String?
+        }
+        switch try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) {
+        case let bounds? where bounds.from == nil && bounds.to == nil && bounds.day != nil:
+            return .track(.day(bounds.day ?? ""))
+        case let bounds? where bounds.day == nil && bounds.from != nil && bounds.to != nil:
+            return .track(.range(from: bounds.from ?? "", to: bounds.to ?? ""))
+        default:
+            return .invalid(#"Invalid TRACK: give {"day":"YYYY-MM-DD"} or {"from":…,"to":…}: "# + argument.prefix(64))
         }
     }
 

@@ -5,8 +5,8 @@ extension ControlResponder {
     /// The daemon's answers: from its current fix, its status, the fixes counted and
     /// the last fix store (for `?LAST;` when nothing is current), the region
     /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`), the tile
-    /// log in the data directory (`?TILES;`, `?TILESTATS;`) and the timeline recorder
-    /// (`?TIMELINE`).
+    /// log in the data directory (`?TILES;`, `?TILESTATS;`), the timeline recorder
+    /// (`?TIMELINE`) and the recorded tracks (`?TRACK`).
     init(context: DaemonContext) {
         let (deviceLocation, counter, lastFix, regions) = (
             context.deviceLocation, context.counter, context.lastFix, context.regions
@@ -55,7 +55,18 @@ extension ControlResponder {
                     return ControlReply.error(error.message)
                 }
             },
-            timeline: context.timeline.map(Self.timelineAnswer))
+            timeline: context.timeline.map(Self.timelineAnswer),
+            track: { [tracks = context.configuration.tracksDirectory] request in
+                do throws(TrackExport.Failure) {
+                    switch request {
+                    case .day(let day): return .track(try TrackExport.day(day, in: tracks))
+                    case .range(let from, let to):
+                        return .track(try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil))
+                    }
+                } catch {
+                    return .line(ControlReply.error(error.message))
+                }
+            })
     }
 
     /// `?TIMELINE` from the daemon's recorder: the stored stays and trips and the open ones.

@@ -18,6 +18,8 @@ struct ControlResponder: Sendable {
     var tileStatistics: @Sendable (_ zoom: Int?) -> String = { _ in ControlReply.error(noTiles) }
     /// The answer to `?TIMELINE`; nil when the daemon keeps no timeline.
     var timeline: (@Sendable (_ range: TimelineRange) -> ControlPages)? = nil
+    /// The answer to `?TRACK`; nil when the daemon records no tracks.
+    var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
 
     private static let noTiles = "the tile log is not kept by this daemon"
 }

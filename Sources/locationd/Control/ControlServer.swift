@@ -277,6 +277,9 @@ private final class ControlConnection: ChannelInboundHandler {
         case .timeline(let range):
             paging = responder.timeline?(range) ?? .line(ControlReply.error("the timeline is not kept by this daemon"))
             writePages(channel)
+        case .track(let request):
+            paging = responder.track?(request) ?? .line(ControlReply.error("tracks are not recorded by this daemon"))
+            writePages(channel)
         case .watch:
             Self.send(ControlReply.watch(enabled: true), on: channel)
             guard stopWatching == nil else { return }
