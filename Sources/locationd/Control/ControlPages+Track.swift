@@ -22,7 +22,11 @@ extension ControlPages {
                             continue
                         }
                         let data = try handle.read(upToCount: min(chunkBytes, remaining)) ?? Data()
-                        guard !data.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
+                        guard !data.isEmpty else {
+                            done = true
+                            try? handle.close()
+                            return lines + [ControlReply.error("a recorded track became shorter while it was read")]
+                        }
                         current = (handle, remaining - data.count)
                         lines.append(ControlAnswers.line(Chunk(data: data.base64EncodedString())))
                     } else if let file = files.popFirst() {
