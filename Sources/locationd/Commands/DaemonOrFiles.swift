@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
 
-/// Where `tiles` and `timeline` take what they print: from a running daemon, which may
+/// Where `tiles`, `timeline` and `export` take what they print: from a running daemon, which may
 /// read a data directory this user cannot, else from the data directory's files.
 ///
 /// Without `--data-dir`, the daemons are asked in ``DaemonSockets`` order (the system's,
