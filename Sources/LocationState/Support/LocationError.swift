@@ -74,6 +74,9 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A service locationd depends on (the daemon, the store) is not available.
     public static func unavailable(_ message: String) -> LocationError { .init(.unavailable, message) }
 
+    /// The same failure, its sentence after `context` (what was tried before, say).
+    public func after(_ context: String) -> LocationError { .init(kind, context + message) }
+
     /// A broken invariant inside locationd; a bug to report.
     public static func internalError(_ message: String) -> LocationError { .init(.internalError, message) }
 

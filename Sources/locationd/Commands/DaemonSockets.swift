@@ -55,14 +55,30 @@ struct DaemonSockets: Sendable {
     ///   the only daemon running is the system's and this user is outside its group: one
     ///   line that names the group.
     func ask(_ request: String) throws(LocationError) -> Answer? {
+        var first: String?
+        let path = try converse(request) { line in
+            first = line
+            return false
+        }
+        guard let path, let first else { return nil }
+        return Answer(line: first, path: path)
+    }
+
+    /// Sends `request` to the first daemon that answers, in ``places`` order, and hands
+    /// `line` each line of its answer until it returns false (the answer is complete).
+    ///
+    /// - Returns: the socket of the daemon that answered; `nil` when none did.
+    /// - Throws: as ``ask(_:)``, also when the daemon closes before the answer is complete,
+    ///   and what `line` throws.
+    func converse(_ request: String, line: (String) throws(LocationError) -> Bool) throws(LocationError) -> String? {
         var denied: Place?
         for place in places {
             if access(place.path, W_OK) != 0, errno == EACCES || errno == EPERM {
                 denied = denied ?? place
                 continue
             }
-            if let line = try ControlClient.ask(request, socketPath: place.path) {
-                return Answer(line: line, path: place.path)
+            if try ControlClient.converse(request, socketPath: place.path, line: line) {
+                return place.path
             }
         }
         if let denied {

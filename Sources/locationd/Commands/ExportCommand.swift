@@ -4,13 +4,16 @@ import LocationState
 
 /// `locationd export DAY` or `locationd export --from DATE --to DATE`: the recorded
 /// tracks as GPX 1.1, the very bytes `GET /api/v1/tracks/DAY.gpx` and
-/// `GET /api/v1/tracks.gpx?from=…&to=…` answer (``TrackExport``).
+/// `GET /api/v1/tracks.gpx?from=…&to=…` answer (``TrackExport``), from the tracks the
+/// running daemon hands over its socket (``DaemonOrFiles``) or from the files.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export recorded tracks (run --record) as GPX 1.1.",
         discussion: """
-            Reads DIR/tracks/YYYY-MM-DD.nmea; a running daemon may go on recording. \
+            Without --data-dir, asks the running daemon (the system's, \(DaemonSockets.systemPath), then \
+            your own) for its recorded tracks, which you may not be able to read; when none answers, or \
+            with --data-dir, reads DIR/tracks/YYYY-MM-DD.nmea; a running daemon may go on recording. \
             DAY and the bounds of a range are UTC: a date (2026-11-23, a whole day) or, for a range, \
             an ISO 8601 time (2026-11-23T12:00:00Z). A range over days without a recording is an empty track. \
             Exit status 64 for a bad date or a backwards range, 66 when the data directory or the day's \
@@ -38,6 +41,12 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
+            valueName: "path"))
+    var socket: String?
+
     func validate() throws {
         if day != nil, from != nil || to != nil {
             throw ValidationError("Give a day or --from and --to, not both.")
@@ -49,7 +58,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let gpx = try export().gpx()
+            let gpx = try document()
             if let output {
                 try OutputTarget.deliver(Data(gpx.utf8), to: output)
             } else {
@@ -63,6 +72,51 @@ struct ExportCommand: ParsableCommand {
             StandardError.line("locationd: \(error.message)")
             throw ExitCode(error.kind == .missing ? ExitStatus.noInput : ExitStatus.usage)
         }
+    }
+
+    /// The GPX document: from the tracks the running daemon hands over (``DaemonOrFiles``),
+    /// else from the files; the same code makes it from the same bytes either way.
+    private func document() throws -> String {
+        let interval =
+            if let day {
+                TrackExport.interval(day: try TrackExport.start(ofDay: day))
+            } else {
+                try TrackExport.interval(from: from, to: to, maxDays: nil)
+            }
+        let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+        let argument = day.map { ["day": $0] } ?? ["from": from ?? "", "to": to ?? ""]
+        var recordings: [Data] = []
+        var expected: [Int] = []
+        let fallback = try source.ask("?TRACK=\(JSONLineEncoder().encodeFinite(argument));") {
+            text throws(LocationError) in
+            guard let line = try? JSONDecoder().decode(TrackLine.self, from: Data(text.utf8)) else {
+                throw DaemonOrFiles.unexpected(text)
+            }
+            switch (line.class, line.bytes, line.data.flatMap { Data(base64Encoded: $0) }) {
+            case ("TRACKFILE", let bytes?, nil):
+                recordings.append(Data())
+                expected.append(bytes)
+            case ("NMEA", nil, let data?) where !recordings.isEmpty:
+                recordings[recordings.count - 1].append(data)
+            case ("TRACK", nil, nil):
+                guard recordings.map(\.count) == expected else {
+                    throw .unavailable("the daemon's answer holds other track bytes than it says")
+                }
+                return false
+            default:
+                throw DaemonOrFiles.unexpected(text)
+            }
+            return true
+        }
+        guard let fallback else { return TrackRecorder.gpx(ofRecordings: recordings, during: interval) }
+        return try fallback.readTracks { try export().gpx() }
+    }
+
+    /// The lines of a `?TRACK` answer.
+    private struct TrackLine: Decodable {
+        let `class`: String
+        let bytes: Int?
+        let data: String?
     }
 
     /// The days or range asked for, in the data directory, which must exist.

@@ -3,18 +3,28 @@ import Foundation
 import LocationState
 
 /// `locationd tiles`: what the tile log holds, as a list for a tile prefetcher, CSV,
-/// GeoJSON, or statistics. Opens the database read-only, so it runs beside the daemon.
+/// GeoJSON, or statistics. Asks the running daemon (``DaemonOrFiles``), else opens the
+/// database read-only, so it runs beside the daemon.
 struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
         abstract: "List the map tiles the device has passed through.",
         discussion: """
-            Reads DIR/\(TileDatabase.fileName) read-only; a running daemon may go on writing it.
-            txt prints one z/x/y per line, ready for a tile prefetcher.
+            Without --data-dir, asks the running daemon (the system's, \(DaemonSockets.systemPath), \
+            then your own), which may read a tile log you cannot; when none answers, or with --data-dir, \
+            reads DIR/\(TileDatabase.fileName) read-only; a running daemon may go on writing it. \
+            txt prints one z/x/y per line, ready for a tile prefetcher. \
+            Exit status 64 bad usage; 66 no tile log; 69 daemon or tile log unavailable.
             """
     )
 
     @OptionGroup var dataDirectory: DataDirectoryOption
+
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
+            valueName: "path"))
+    var socket: String?
 
     @Option(
         help: ArgumentHelp(
@@ -40,16 +50,66 @@ struct TilesCommand: ParsableCommand {
     func run() throws {
         let output = BufferedOutput()
         do {
-            let database = try TileDatabase.openReadOnly(
-                at: dataDirectory.url.appendingPathComponent(TileDatabase.fileName))
-            if stats {
-                output.write(try TileStatistics.text(of: database, zoom: zoom))
-            } else {
-                try (format ?? .txt).write(database, zoom: zoom, to: output)
+            let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+            let argument = zoom.map { #"={"zoom":\#($0)}"# } ?? ""
+            let fallback =
+                stats
+                ? try askStatistics(source, "?TILESTATS\(argument);", output)
+                : try askList(source, "?TILES\(argument);", output)
+            if let fallback {
+                try fallback.read { () throws(LocationError) in
+                    let database = try TileDatabase.openReadOnly(
+                        at: source.directory.appendingPathComponent(TileDatabase.fileName))
+                    if stats {
+                        output.write(try TileStatistics.read(database, zoom: zoom).text(zoom: zoom))
+                    } else {
+                        try (format ?? .txt).write(database, zoom: zoom, to: output)
+                    }
+                }
             }
             output.flush()
         } catch {
             throw error.exit()
         }
+    }
+
+    /// The list from the daemon's TILE lines, checked against the count its TILES line gives.
+    private func askList(_ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput) throws(LocationError)
+        -> DaemonOrFiles.Fallback?
+    {
+        let format = format ?? .txt
+        var count = 0
+        return try source.ask(request) { text throws(LocationError) in
+            if count == 0 { output.write(format.header) }
+            if let tile = TileLine(jsonLine: text) {
+                output.write(format.entry(tile, first: count == 0))
+                count += 1
+                return true
+            }
+            guard let end = try? JSONDecoder().decode(TilesEnd.self, from: Data(text.utf8)), end.class == "TILES"
+            else { throw DaemonOrFiles.unexpected(text) }
+            guard end.count == count else {
+                throw .unavailable("the daemon's answer holds \(count) tiles, not the \(end.count) it says")
+            }
+            output.write(format.footer)
+            return false
+        }
+    }
+
+    private func askStatistics(_ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput)
+        throws(LocationError) -> DaemonOrFiles.Fallback?
+    {
+        try source.ask(request) { text throws(LocationError) in
+            guard text.hasPrefix(#"{"class":"TILESTATS""#),
+                let statistics = try? JSONDecoder().decode(TileStatistics.self, from: Data(text.utf8))
+            else { throw DaemonOrFiles.unexpected(text) }
+            output.write(statistics.text(zoom: zoom))
+            return false
+        }
+    }
+
+    private struct TilesEnd: Decodable {
+        let `class`: String
+        let count: Int
     }
 }

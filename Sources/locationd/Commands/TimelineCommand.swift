@@ -3,15 +3,17 @@ import Foundation
 import LocationState
 
 /// `locationd timeline [DAY | --from … --to …]`: the stays and trips of a day or a range,
-/// read from the daemon's timeline (read only, beside a running daemon); `--rebuild`
-/// makes the timeline again from the recorded tracks.
+/// asked of the running daemon (``DaemonOrFiles``) or read from its timeline (read only,
+/// beside a running daemon); `--rebuild` makes the timeline again from the recorded tracks.
 struct TimelineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract: "Show the stays and trips of a day (or rebuild them from the recorded tracks).",
         discussion: """
-            Reads DIR/timeline.sqlite, which the daemon writes as stays and trips close; a running \
-            daemon goes on writing. DAY and the bounds of a range are UTC: a date (2026-11-23, a whole \
+            Without --data-dir, asks the running daemon (the system's, \(DaemonSockets.systemPath), then \
+            your own), which may read a timeline you cannot; when none answers, or with --data-dir, reads \
+            DIR/timeline.sqlite, which the daemon writes as stays and trips close; a running daemon goes on \
+            writing. DAY and the bounds of a range are UTC: a date (2026-11-23, a whole \
             day) or an ISO 8601 time; without either, today. A stay or trip still going on is marked open. \
             --rebuild reads every DIR/tracks/YYYY-MM-DD.nmea in order (run --record) and replaces the \
             timeline with what they give, with the thresholds given here (the daemon's defaults \
@@ -45,6 +47,12 @@ struct TimelineCommand: AsyncParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
+            valueName: "path"))
+    var socket: String?
+
     func validate() throws {
         if day != nil, from != nil || to != nil { throw ValidationError("Give a day or --from and --to, not both.") }
         if [json, geojson, gpx].filter({ $0 }).count > 1 {
@@ -60,16 +68,19 @@ struct TimelineCommand: AsyncParsableCommand {
                 StandardError.line("locationd: \(summary)")
                 return
             }
-            let (start, end, title) = try range()
-            let store = try TimelineStore.openReadOnly(
-                at: dataDirectory.url.appendingPathComponent(TimelineStore.fileName))
-            let entries = try store.entries(from: start, to: end)
+            let range = try TimelineRange.resolve(day: day, from: from, to: to)
+            let lines = try self.lines(range)
+            var entries: [TimelineEntry] = []
+            for line in lines {
+                guard let entry = TimelineEntry(jsonLine: line) else { throw DaemonOrFiles.unexpected(line) }
+                entries.append(entry)
+            }
             let text =
                 json
-                ? TimelineFormat.jsonLines(entries)
+                ? lines.map { $0 + "\n" }.joined()
                 : geojson
-                    ? TimelineFormat.geoJSON(entries)
-                    : gpx ? TimelineFormat.gpx(entries) : TimelineFormat.table(entries, title: title)
+                    ? TimelineFormat.geoJSON(entries, lines: lines)
+                    : gpx ? TimelineFormat.gpx(entries) : TimelineFormat.table(entries, title: range.title)
             let out = BufferedOutput()
             out.write(text)
             out.flush()
@@ -78,21 +89,29 @@ struct TimelineCommand: AsyncParsableCommand {
         }
     }
 
-    /// The times asked for, and the table's title.
-    private func range() throws(LocationError) -> (Date, Date, String) {
-        if from != nil || to != nil {
-            guard let fromText = from, let toText = to else { throw .usage("give both --from and --to") }
-            guard let start = TrackExport.time(fromText, endOfDay: false) else {
-                throw .usage("--from: not a date (YYYY-MM-DD) or an ISO 8601 time: '\(fromText)'")
+    /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
+    /// written from the timeline file as the daemon writes them, so that either prints the same.
+    private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
+        let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+        // The range as the user gave it, today's date when none: the daemon reads it as this command does.
+        let argument =
+            from != nil || to != nil
+            ? ["from": from ?? "", "to": to ?? ""] : ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
+        var lines: [String] = []
+        let fallback = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
+            text throws(LocationError) in
+            if text.hasPrefix(#"{"class":"TIMELINE""#) { return false }
+            guard text.hasPrefix(#"{"class":"STAY""#) || text.hasPrefix(#"{"class":"TRIP""#) else {
+                throw DaemonOrFiles.unexpected(text)
             }
-            guard let end = TrackExport.time(toText, endOfDay: true) else {
-                throw .usage("--to: not a date (YYYY-MM-DD) or an ISO 8601 time: '\(toText)'")
-            }
-            guard start <= end else { throw .usage("--from \(fromText) is after --to \(toText)") }
-            return (start, end, "from \(fromText) to \(toText)")
+            lines.append(text)
+            return true
         }
-        let text = day ?? String(UTCCalendar.iso8601(Date()).prefix(10))
-        guard let start = TrackExport.day(text) else { throw .usage("not a day (YYYY-MM-DD): '\(text)'") }
-        return (start, start.addingTimeInterval(86_400), "of \(text)")
+        guard let fallback else { return lines }
+        return try fallback.read { () throws(LocationError) in
+            let store = try TimelineStore.openReadOnly(
+                at: source.directory.appendingPathComponent(TimelineStore.fileName))
+            return try store.entries(from: range.start, to: range.end).map(\.jsonString)
+        }
     }
 }

@@ -76,6 +76,43 @@ enum ControlAnswers {
                 pending: membership.pendingSince.keys.sorted().map(\.rawValue)))
     }
 
+    /// How many lines of a long answer (``ControlPages``) the server writes at a time.
+    static let linesPerPage = 1024
+
+    /// The most stays and trips one `?TIMELINE` answer holds (years of an ordinary life):
+    /// the lines the daemon keeps for a client until it has taken them.
+    static let maxTimelineEntries = 20_000
+
+    /// The line that closes a `?TILES;` answer: `{"class":"TILES","zoom":Z,"count":N}`
+    /// (`zoom` only when one was asked), `count` the TILE lines before it.
+    static func tilesEnd(zoom: Int?, count: Int) -> String {
+        line(TilesEnd(zoom: zoom, count: count))
+    }
+
+    /// `?TILESTATS;`: `{"class":"TILESTATS","zooms":[…]}`, as `GET /api/v1/tiles/stats` with the class.
+    static func tileStatistics(_ statistics: TileStatistics) -> String {
+        line(TileStatisticsAnswer(zooms: statistics.zooms))
+    }
+
+    /// `?TIMELINE`: a STAY or TRIP line per entry of `range`, in time order, then
+    /// `{"class":"TIMELINE","from":…,"to":…,"count":N}`; an ERROR line alone when the range
+    /// holds more than ``maxTimelineEntries``.
+    static func timeline(_ entries: [TimelineEntry], range: TimelineRange) -> [String] {
+        guard entries.count <= maxTimelineEntries else {
+            return [
+                ControlReply.error(
+                    "the range holds more than \(maxTimelineEntries) stays and trips; ask for a shorter one")
+            ]
+        }
+        return entries.map(\.jsonString)
+            + [
+                line(
+                    TimelineEnd(
+                        from: UTCCalendar.iso8601(range.start), to: UTCCalendar.iso8601(range.end),
+                        count: entries.count))
+            ]
+    }
+
     /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
     static func watchLine(_ location: Location?) -> String {
         location?.jsonString ?? #"{"class":"TPV","mode":1}"#
@@ -140,6 +177,24 @@ enum ControlAnswers {
                 try container.encode(summary.tiles, forKey: Zoom(stringValue: "\(summary.zoom)"))
             }
         }
+    }
+
+    private struct TilesEnd: Encodable {
+        let `class` = "TILES"
+        let zoom: Int?
+        let count: Int
+    }
+
+    private struct TileStatisticsAnswer: Encodable {
+        let `class` = "TILESTATS"
+        let zooms: [TileStatistics.Zoom]
+    }
+
+    private struct TimelineEnd: Encodable {
+        let `class` = "TIMELINE"
+        let from: String
+        let to: String
+        let count: Int
     }
 
     private struct RegionsAnswer: Encodable {

@@ -4,9 +4,9 @@ import LocationState
     import Glibc
 #endif
 
-/// A short-lived client of the control socket, as `locationd last` uses it.
+/// A short-lived client of the control socket, as `locationd last` and `tiles` use it.
 ///
-/// Plain blocking POSIX calls with a timeout: one request, one line back, no event loop
+/// Plain blocking POSIX calls with a timeout: one request, its lines back, no event loop
 /// to start, so that asking a running daemon costs a few milliseconds.
 enum ControlClient {
     /// Sends `request` and returns the first line of the answer, without its newline.
@@ -14,6 +14,59 @@ enum ControlClient {
     /// - Returns: `nil` when no daemon listens at `socketPath` (no socket file, or a stale one).
     /// - Throws: `LocationError` when the path is unusable or the daemon does not answer in time.
     static func ask(_ request: String, socketPath: String, timeoutSeconds: Int = 2) throws(LocationError) -> String? {
+        var first: String?
+        let answered = try converse(request, socketPath: socketPath, timeoutSeconds: timeoutSeconds) { line in
+            first = line
+            return false
+        }
+        return answered ? first : nil
+    }
+
+    /// Sends `request` and hands `line` each line of the answer, without its newline, until
+    /// it returns false: the answer is complete.
+    ///
+    /// - Returns: false when no daemon listens at `socketPath` (no socket file, or a stale one).
+    /// - Throws: `LocationError` when the path is unusable, the daemon does not answer in
+    ///   time (`timeoutSeconds` between two reads), or closes before the answer is complete;
+    ///   and what `line` throws.
+    static func converse(
+        _ request: String, socketPath: String, timeoutSeconds: Int = 2,
+        line handle: (String) throws(LocationError) -> Bool
+    ) throws(LocationError) -> Bool {
+        guard let fd = try connect(socketPath, timeoutSeconds: timeoutSeconds) else { return false }
+        defer { close(fd) }
+        let message = Array((request + "\n").utf8)
+        // A daemon without a free client slot answers with an error and closes at
+        // once, maybe before the request arrives: its answer is read all the same.
+        let sent = message.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == message.count
+        var pending: [UInt8] = []
+        var lines = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                throw .unavailable("\(socketPath): the daemon did not answer within \(timeoutSeconds) s")
+            }
+            guard count > 0 else { break }
+            var start = 0
+            while let newline = chunk[start..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                pending += chunk[start..<newline]
+                start = newline + 1
+                lines += 1
+                let text = String(decoding: pending, as: UTF8.self)
+                pending.removeAll(keepingCapacity: true)
+                guard try handle(text) else { return true }
+            }
+            pending += chunk[start..<count]
+            guard pending.count <= 1 << 20 else { break }
+        }
+        throw .unavailable(
+            "\(socketPath): the daemon closed the connection"
+                + (lines > 0 ? " before the answer was complete" : sent ? " without an answer" : ""))
+    }
+
+    /// A connected socket with `timeoutSeconds` for each send and receive; nil when no daemon listens.
+    private static func connect(_ socketPath: String, timeoutSeconds: Int) throws(LocationError) -> Int32? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -26,44 +79,25 @@ enum ControlClient {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .internalError("cannot create a socket: \(SystemCall.message())") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard connected == 0 else {
-            switch errno {
+            let failure = errno
+            close(fd)
+            switch failure {
             case ENOENT, ECONNREFUSED, ENOTDIR: return nil
             case EACCES, EPERM:
                 throw .unavailable("\(socketPath): permission denied; run as the daemon's user")
             default:
-                throw .unavailable("\(socketPath): cannot connect: \(SystemCall.message())")
+                throw .unavailable("\(socketPath): cannot connect: \(SystemCall.message(failure))")
             }
         }
-        let message = Array((request + "\n").utf8)
-        // A daemon without a free client slot answers with an error and closes at
-        // once, maybe before the request arrives: its answer is read all the same.
-        let sent = message.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == message.count
-        var line: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .unavailable("\(socketPath): the daemon did not answer within \(timeoutSeconds) s")
-            }
-            guard count > 0 else { break }
-            if let newline = chunk[..<count].firstIndex(of: UInt8(ascii: "\n")) {
-                line += chunk[..<newline]
-                return String(decoding: line, as: UTF8.self)
-            }
-            line += chunk[..<count]
-            guard line.count <= 1 << 20 else { break }
-        }
-        throw .unavailable(
-            "\(socketPath): the daemon closed the connection\(sent ? " without an answer" : "")")
+        return fd
     }
 }

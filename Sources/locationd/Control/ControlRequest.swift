@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// One request on the control socket, in the style of gpsd's protocol (`?LAST;`).
 ///
@@ -18,6 +19,20 @@ enum ControlRequest: Equatable, Sendable {
     case version
     /// The region file and the regions the device is in.
     case regions
+    /// The tile log, at one zoom or every zoom: a TILE line per tile, then a TILES line.
+    case tiles(zoom: Int?)
+    /// Per zoom: tiles, visits, largest square, first and last visit.
+    case tileStatistics(zoom: Int?)
+    /// The stays and trips of a range: a STAY or TRIP line each, then a TIMELINE line.
+    case timeline(TimelineRange)
+    /// The recorded tracks of a day or a range, as the files hold them.
+    case track(TrackRequest)
+
+    /// The days `?TRACK` asks for, as the user wrote them; `TrackExport` reads them.
+    enum TrackRequest: Equatable, Sendable {
+        case day(String)
+        case range(from: String, to: String)
+    }
     /// Not a request the daemon knows; the text is echoed in the error object.
     case unknown(String)
     /// A known request with an argument it cannot take; the message says why.
@@ -39,6 +54,10 @@ enum ControlRequest: Equatable, Sendable {
         case "VERSION": self = .version
         case "REGIONS": self = .regions
         case "WATCH": self = Self.watch(argument)
+        case "TILES": self = Self.zoom(argument).map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
+        case "TILESTATS": self = Self.zoom(argument).map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
+        case "TIMELINE": self = Self.timeline(argument)
+        case "TRACK": self = Self.track(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
     }
@@ -55,6 +74,62 @@ enum ControlRequest: Equatable, Sendable {
             return .invalid("Invalid WATCH: enable must be true or false")
         }
         return flag ? .watch : .unwatch
+    }
+
+    /// `{"zoom":Z}`'s zoom (`.some(nil)` without one); nil when the argument is not that.
+    private static func zoom(_ argument: Substring) -> Int?? {
+        struct Argument: Decodable { let zoom: Int? }
+        guard !argument.allSatisfy(\.isWhitespace) else { return .some(nil) }
+        guard let decoded = try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) else { return nil }
+        guard let zoom = decoded.zoom else { return .some(nil) }
+        return Tile.zoomRange.contains(zoom) ? .some(zoom) : nil
+    }
+
+    private static func invalidZoom(_ name: String, _ argument: Substring) -> ControlRequest {
+        .invalid(
+            "Invalid \(name): give {\"zoom\":Z} with Z from \(Tile.zoomRange.lowerBound) to \(Tile.zoomRange.upperBound), or nothing: \(argument.prefix(64))"
+        )
+    }
+
+    /// `?TIMELINE;` (today, UTC), `?TIMELINE={"day":"YYYY-MM-DD"};` or
+    /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 UTC times).
+    private static func timeline(_ argument: Substring) -> ControlRequest {
+        struct Argument: Decodable {
+            let day: String?
+            let from: String?
+            let to: String?
+        }
+        let bounds =
+            argument.allSatisfy(\.isWhitespace)
+            ? Argument(day: nil, from: nil, to: nil)
+            : try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8))
+        guard let bounds else {
+            return .invalid(
+                #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: "#
+                    + argument.prefix(64))
+        }
+        do {
+            return .timeline(try TimelineRange.resolve(day: bounds.day, from: bounds.from, to: bounds.to, flag: ""))
+        } catch {
+            return .invalid("Invalid TIMELINE: \(error.message)")
+        }
+    }
+
+    /// `?TRACK={"day":"YYYY-MM-DD"};` or `?TRACK={"from":…,"to":…};`.
+    private static func track(_ argument: Substring) -> ControlRequest {
+        struct Argument: Decodable {
+            let day: String?
+            let from: String?
+            let to: String?
+        }
+        switch try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) {
+        case let bounds? where bounds.from == nil && bounds.to == nil && bounds.day != nil:
+            return .track(.day(bounds.day ?? ""))
+        case let bounds? where bounds.day == nil && bounds.from != nil && bounds.to != nil:
+            return .track(.range(from: bounds.from ?? "", to: bounds.to ?? ""))
+        default:
+            return .invalid(#"Invalid TRACK: give {"day":"YYYY-MM-DD"} or {"from":…,"to":…}: "# + argument.prefix(64))
+        }
     }
 
     /// Splits buffered bytes into complete requests; returns them, how many bytes they

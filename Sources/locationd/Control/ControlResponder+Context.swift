@@ -3,12 +3,15 @@ import LocationState
 
 extension ControlResponder {
     /// The daemon's answers: from its current fix, its status, the fixes counted and
-    /// the last fix store (for `?LAST;` when nothing is current), and the region
-    /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`).
+    /// the last fix store (for `?LAST;` when nothing is current), the region
+    /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`), the tile
+    /// log in the data directory (`?TILES;`, `?TILESTATS;`), the timeline recorder
+    /// (`?TIMELINE`) and the recorded tracks (`?TRACK`).
     init(context: DaemonContext) {
         let (deviceLocation, counter, lastFix, regions) = (
             context.deviceLocation, context.counter, context.lastFix, context.regions
         )
+        let dataDirectory = URL(fileURLWithPath: context.configuration.dataDirectory, isDirectory: true)
         self.init(
             last: {
                 ControlAnswers.last(
@@ -34,7 +37,48 @@ extension ControlResponder {
                     events?.cancel()
                 }
             },
-            regions: regions.map(Self.regionsAnswer))
+            regions: regions.map(Self.regionsAnswer),
+            tiles: { zoom in
+                do throws(LocationError) {
+                    return .tiles(try TileDatabase.daemons(in: dataDirectory), zoom: zoom)
+                } catch {
+                    return .line(ControlReply.error(error.message))
+                }
+            },
+            tileStatistics: { zoom in
+                do throws(LocationError) {
+                    guard let database = try TileDatabase.daemons(in: dataDirectory) else {
+                        return ControlAnswers.tileStatistics(TileStatistics(zooms: []))
+                    }
+                    return ControlAnswers.tileStatistics(try TileStatistics.read(database, zoom: zoom))
+                } catch {
+                    return ControlReply.error(error.message)
+                }
+            },
+            timeline: context.timeline.map(Self.timelineAnswer),
+            track: { [tracks = context.configuration.tracksDirectory] request in
+                do throws(TrackExport.Failure) {
+                    switch request {
+                    case .day(let day): return .track(try TrackExport.day(day, in: tracks))
+                    case .range(let from, let to):
+                        return .track(try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil))
+                    }
+                } catch {
+                    return .line(ControlReply.error(error.message))
+                }
+            })
+    }
+
+    /// `?TIMELINE` from the daemon's recorder: the stored stays and trips and the open ones.
+    private static func timelineAnswer(_ recorder: TimelineRecorder) -> @Sendable (TimelineRange) -> ControlPages {
+        { range in
+            do throws(LocationError) {
+                return .lines(
+                    ControlAnswers.timeline(try recorder.entries(from: range.start, to: range.end), range: range))
+            } catch {
+                return .line(ControlReply.error(error.message))
+            }
+        }
     }
 
     /// `?REGIONS;` for the daemon's region monitoring.

@@ -12,4 +12,14 @@ struct ControlResponder: Sendable {
     var watch: @Sendable (_ send: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void
     /// The answer to `?REGIONS;`; nil when the daemon monitors no regions.
     var regions: (@Sendable () -> String)? = nil
+    /// The answer to `?TILES;`: the tile log at `zoom`, or every zoom.
+    var tiles: @Sendable (_ zoom: Int?) -> ControlPages = { _ in .line(ControlReply.error(noTiles)) }
+    /// The answer to `?TILESTATS;`.
+    var tileStatistics: @Sendable (_ zoom: Int?) -> String = { _ in ControlReply.error(noTiles) }
+    /// The answer to `?TIMELINE`; nil when the daemon keeps no timeline.
+    var timeline: (@Sendable (_ range: TimelineRange) -> ControlPages)? = nil
+    /// The answer to `?TRACK`; nil when the daemon records no tracks.
+    var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
+
+    private static let noTiles = "the tile log is not kept by this daemon"
 }

@@ -153,7 +153,8 @@ final class ControlServer: Sendable {
     }
 }
 
-/// One client's connection: splits requests, answers them, streams watches.
+/// One client's connection: splits requests, answers them in order, writes long answers a
+/// page at a time, streams watches.
 private final class ControlConnection: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -165,6 +166,12 @@ private final class ControlConnection: ChannelInboundHandler {
     private let onClose: @Sendable () -> Void
     private var pending: [UInt8] = []
     private var stopWatching: (@Sendable () -> Void)?
+    /// The long answer being written (``ControlPages``), and the requests that came after
+    /// it, last first, answered once it is complete.
+    private var paging: ControlPages?
+    private var waiting: [ControlRequest] = []
+    /// Whether reading this client's requests is stopped, while a long answer is written.
+    private var readingStopped = false
 
     init(
         responder: ControlResponder, limits: ControlServer.Limits, logger: Logger, admitted: Bool,
@@ -205,8 +212,44 @@ private final class ControlConnection: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        for request in requests {
-            answer(request, channel: context.channel)
+        waiting.insert(contentsOf: requests.reversed(), at: 0)
+        answerWaiting(context.channel)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if paging != nil, context.channel.isWritable {
+            writePages(context.channel)
+            answerWaiting(context.channel)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers the requests in order until one starts a long answer; reading stops until it
+    /// is written, so that requests never pile up behind it.
+    private func answerWaiting(_ channel: any Channel) {
+        while paging == nil, let request = waiting.popLast() {
+            answer(request, channel: channel)
+        }
+        guard readingStopped != (paging != nil) else { return }
+        readingStopped = paging != nil
+        channel.setOption(ChannelOptions.autoRead, value: !readingStopped).whenFailure { _ in }
+    }
+
+    /// Writes pages of the long answer while the client takes them; the rest waits for
+    /// ``channelWritabilityChanged(context:)``.
+    private func writePages(_ channel: any Channel) {
+        while let pages = paging, channel.isActive, channel.isWritable {
+            let page = pages.next()
+            guard !page.isEmpty else {
+                paging = nil
+                return
+            }
+            var buffer = channel.allocator.buffer(capacity: page.reduce(0) { $0 + $1.utf8.count + 1 })
+            for line in page {
+                buffer.writeString(line)
+                buffer.writeInteger(UInt8(ascii: "\n"))
+            }
+            channel.writeAndFlush(buffer, promise: nil)
         }
     }
 
@@ -226,6 +269,17 @@ private final class ControlConnection: ChannelInboundHandler {
             Self.send(
                 responder.regions?() ?? ControlReply.error("region monitoring is not configured (no regions file)"),
                 on: channel)
+        case .tiles(let zoom):
+            paging = responder.tiles(zoom)
+            writePages(channel)
+        case .tileStatistics(let zoom):
+            Self.send(responder.tileStatistics(zoom), on: channel)
+        case .timeline(let range):
+            paging = responder.timeline?(range) ?? .line(ControlReply.error("the timeline is not kept by this daemon"))
+            writePages(channel)
+        case .track(let request):
+            paging = responder.track?(request) ?? .line(ControlReply.error("tracks are not recorded by this daemon"))
+            writePages(channel)
         case .watch:
             Self.send(ControlReply.watch(enabled: true), on: channel)
             guard stopWatching == nil else { return }

@@ -102,17 +102,8 @@ struct HTTPRoutes: Sendable {
     // MARK: - Tiles
 
     /// The tile database read-only, or `nil` when the daemon has not made one yet.
-    ///
-    /// The daemon made the file and is creating its table in the first moments after
-    /// start (a foreign file would have stopped it at start): that too is "no tiles yet".
     private func openTiles() throws(LocationError) -> TileDatabase? {
-        let url = dataDirectory.appendingPathComponent(TileDatabase.fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
-            return try TileDatabase.openReadOnly(at: url)
-        } catch  where error.message.contains("no such table") || error.message.contains("no locationd tile table") {
-            return nil
-        }
+        try TileDatabase.daemons(in: dataDirectory)
     }
 
     private func tiles(_ request: Request) throws -> Response {
@@ -184,17 +175,10 @@ struct HTTPRoutes: Sendable {
 
     /// Per zoom: tiles, visits, the max square, first and last visit (as `locationd tiles --stats`).
     private func tileStatistics() throws -> Response {
-        let zooms: [TileStatistics.Zoom] = try databaseAnswer {
-            guard let database = try openTiles() else { return [] }
-            return try database.summaries().map { summary in
-                let square = try database.maxSquare(zoom: summary.zoom)
-                return TileStatistics.Zoom(
-                    zoom: summary.zoom, tiles: summary.tiles, visits: summary.visits,
-                    maxSquare: .init(size: square?.size ?? 0, x: square?.origin.x, y: square?.origin.y),
-                    firstSeen: UTCCalendar.iso8601(summary.firstSeen), lastSeen: UTCCalendar.iso8601(summary.lastSeen))
-            }
+        let statistics = try databaseAnswer {
+            try openTiles().map { try TileStatistics.read($0) } ?? TileStatistics(zooms: [])
         }
-        return HTTPAnswer.json(TileStatistics(zooms: zooms))
+        return HTTPAnswer.json(statistics)
     }
 
     /// Runs a database read; a database that cannot be read is a 503 with its reason.

@@ -18,7 +18,7 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
         output.write(header)
         var first = true
         try database.forEachTile(zoom: zoom) { record in
-            output.write(entry(record, first: first))
+            output.write(entry(TileLine(record), first: first))
             first = false
         }
         output.write(footer)
@@ -35,15 +35,19 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// One tile; `first` for the first one of the list (GeoJSON separates the others with a comma).
     func entry(_ record: TileRecord, first: Bool) -> String {
-        let tile = record.tile
-        return switch self {
+        entry(TileLine(record), first: first)
+    }
+
+    /// One tile as the control socket's TILE object has it: its times as written there,
+    /// so that a list asked of the daemon prints as the one read from the file.
+    func entry(_ line: TileLine, first: Bool) -> String {
+        switch self {
         case .txt:
-            "\(tile)\n"
+            "\(line.tile)\n"
         case .csv:
-            "\(tile.zoom),\(tile.x),\(tile.y),\(UTCCalendar.iso8601(record.firstSeen)),"
-                + "\(UTCCalendar.iso8601(record.lastSeen)),\(record.visits)\n"
+            "\(line.tile.zoom),\(line.tile.x),\(line.tile.y),\(line.firstSeen),\(line.lastSeen),\(line.visits)\n"
         case .geojson:
-            (first ? "" : ",\n") + feature(record)
+            (first ? "" : ",\n") + feature(line)
         }
     }
 
@@ -51,8 +55,8 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
     var footer: String { self == .geojson ? "\n]}\n" : "" }
 
     /// One tile as a GeoJSON Feature: its square as a polygon, counter-clockwise as RFC 7946 asks.
-    private func feature(_ record: TileRecord) -> String {
-        let tile = record.tile
+    private func feature(_ line: TileLine) -> String {
+        let tile = line.tile
         let bounds = tile.bounds
         let ring = [
             (bounds.minLon, bounds.minLat), (bounds.maxLon, bounds.minLat), (bounds.maxLon, bounds.maxLat),
@@ -60,28 +64,8 @@ enum TileListFormat: String, ExpressibleByArgument, CaseIterable {
         ].map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
         return """
             {"type":"Feature","id":"\(tile)","geometry":{"type":"Polygon","coordinates":[[\(ring)]]},\
-            "properties":{"z":\(tile.zoom),"x":\(tile.x),"y":\(tile.y),"firstSeen":"\(UTCCalendar.iso8601(record.firstSeen))",\
-            "lastSeen":"\(UTCCalendar.iso8601(record.lastSeen))","visits":\(record.visits)}}
+            "properties":{"z":\(tile.zoom),"x":\(tile.x),"y":\(tile.y),"firstSeen":"\(line.firstSeen)",\
+            "lastSeen":"\(line.lastSeen)","visits":\(line.visits)}}
             """
     }
 }
-
-/// `locationd tiles --stats`: one line per zoom.
-enum TileStatistics {
-    /// `zoom 14: 120 tiles, 131 visits, max square 3 at 14/8800/5373, first 2026-…Z, last 2026-…Z`
-    /// per zoom, or a line saying the log is empty.
-    static func text(of database: TileDatabase, zoom: Int?) throws(LocationError) -> String {
-        let summaries = try database.summaries().filter { zoom == nil || $0.zoom == zoom }
-        guard !summaries.isEmpty else { return "no tiles logged\(zoom.map { " at zoom \($0)" } ?? "")\n" }
-        var lines: [String] = []
-        for summary in summaries {
-            let square = try database.maxSquare(zoom: summary.zoom)
-            let squareText = square.map { "max square \($0.size) at \($0.origin)" } ?? "max square 0"
-            lines.append(
-                "zoom \(summary.zoom): \(summary.tiles) tiles, \(summary.visits) visits, \(squareText), "
-                    + "first \(UTCCalendar.iso8601(summary.firstSeen)), last \(UTCCalendar.iso8601(summary.lastSeen))\n")
-        }
-        return lines.joined()
-    }
-}
-

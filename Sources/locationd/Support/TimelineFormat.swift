@@ -31,18 +31,14 @@ enum TimelineFormat {
         return text + "\(stays) stays, \(trips) trips, \(TimelineEntry.distance(distance))\n"
     }
 
-    /// One STAY or TRIP line each.
-    static func jsonLines(_ entries: [TimelineEntry]) -> String {
-        entries.map { $0.jsonString + "\n" }.joined()
-    }
-
     /// A FeatureCollection: each stay a Point at its centroid; each trip a LineString from
     /// the stay it left to the stay it reached (a straight line: the timeline keeps no path;
     /// `locationd export` has the track), or without geometry when either is not listed.
-    static func geoJSON(_ entries: [TimelineEntry]) -> String {
+    /// `lines` are the entries' STAY and TRIP lines, their properties as written.
+    static func geoJSON(_ entries: [TimelineEntry], lines: [String]) -> String {
         var stays: [Date: Stay] = [:]
         for case .stay(let stay) in entries { stays[stay.start] = stay }
-        let features = entries.map { entry -> String in
+        let features = zip(entries, lines).map { entry, line -> String in
             let geometry: String
             switch entry {
             case .stay(let stay):
@@ -54,7 +50,7 @@ enum TimelineFormat {
                     geometry = "null"
                 }
             }
-            return #"{"type":"Feature","geometry":\#(geometry),"properties":\#(entry.jsonString)}"#
+            return #"{"type":"Feature","geometry":\#(geometry),"properties":\#(line)}"#
         }
         return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}\n"
     }

@@ -32,14 +32,12 @@ struct TrackExport: Sendable {
     ///
     /// - Throws: `badRequest` when `day` is not a date, `missing` when no file holds it.
     static func day(_ day: String, in tracksDirectory: URL) throws(Failure) -> TrackExport {
-        guard let start = Self.day(day) else {
-            throw Failure(kind: .badRequest, message: "a day is written YYYY-MM-DD, not '\(day.prefix(40))'")
-        }
+        let start = try Self.start(ofDay: day)
         let url = tracksDirectory.appendingPathComponent(day + ".nmea")
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw Failure(kind: .missing, message: "no track was recorded on \(day)")
         }
-        return TrackExport(files: [url], interval: start...start.addingTimeInterval(86_400 - 0.001))
+        return TrackExport(files: [url], interval: interval(day: start))
     }
 
     /// The fixes from `from` to `to`: dates (`2026-11-23`, a whole day) or ISO 8601 UTC
@@ -51,6 +49,19 @@ struct TrackExport: Sendable {
     static func range(
         from fromText: String?, to toText: String?, in tracksDirectory: URL, maxDays: Int?
     ) throws(Failure) -> TrackExport {
+        let interval = try interval(from: fromText, to: toText, maxDays: maxDays)
+        let (from, to) = (interval.lowerBound, interval.upperBound)
+        let files = recordedDays(in: tracksDirectory).compactMap { day, _ -> URL? in
+            guard let start = Self.day(day), start <= to, start.addingTimeInterval(86_400) > from else { return nil }
+            return tracksDirectory.appendingPathComponent(day + ".nmea")
+        }
+        return TrackExport(files: files, interval: interval)
+    }
+
+    /// The times a range asks for, as `range(from:to:in:maxDays:)` reads them.
+    static func interval(from fromText: String?, to toText: String?, maxDays: Int?) throws(Failure)
+        -> ClosedRange<Date>
+    {
         guard let fromText, let toText else {
             throw Failure(
                 kind: .badRequest, message: "give the range as from=DATE&to=DATE (YYYY-MM-DD or ISO 8601 UTC)")
@@ -67,11 +78,22 @@ struct TrackExport: Sendable {
         if let maxDays, to.timeIntervalSince(from) > Double(maxDays) * 86_400 {
             throw Failure(kind: .badRequest, message: "a range may span at most \(maxDays) days")
         }
-        let files = recordedDays(in: tracksDirectory).compactMap { day, _ -> URL? in
-            guard let start = Self.day(day), start <= to, start.addingTimeInterval(86_400) > from else { return nil }
-            return tracksDirectory.appendingPathComponent(day + ".nmea")
+        return from...to
+    }
+
+    /// The start of `day` (`YYYY-MM-DD`, UTC).
+    ///
+    /// - Throws: `badRequest` when it is not a date.
+    static func start(ofDay day: String) throws(Failure) -> Date {
+        guard let start = Self.day(day) else {
+            throw Failure(kind: .badRequest, message: "a day is written YYYY-MM-DD, not '\(day.prefix(40))'")
         }
-        return TrackExport(files: files, interval: from...to)
+        return start
+    }
+
+    /// The times a day asks for: all of it, to its last millisecond.
+    static func interval(day start: Date) -> ClosedRange<Date> {
+        start...start.addingTimeInterval(86_400 - 0.001)
     }
 
     /// The days with a recorded file (`YYYY-MM-DD.nmea`), oldest first, with the file's size.
