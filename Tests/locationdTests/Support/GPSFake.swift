@@ -222,11 +222,20 @@ final class GPSFake: @unchecked Sendable {
         let description: String
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    /// A TCP port on 127.0.0.1 that nothing listens on right now, for a server started
+    /// later (gpsd, Mosquitto) or for none: below the kernel's ephemeral range (32768 and
+    /// up), at random, so that while it stays free no connection of the other tests
+    /// takes it as its local port (a client polling a free ephemeral port can even
+    /// connect to itself), which left gpsd unable to bind it.
     static func freeLoopbackPort() throws -> Int {
-        let (fd, port) = try listenOnLoopback(backlog: 1)
-        close(fd)
-        return port
+        for _ in 0..<100 {
+            guard let (fd, port) = try? listenOnLoopback(backlog: 1, port: Int.random(in: 20_000..<32_000)) else {
+                continue
+            }
+            close(fd)
+            return port
+        }
+        throw POSIXError(.EADDRINUSE)
     }
 }
 

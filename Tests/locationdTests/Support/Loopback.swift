@@ -11,12 +11,12 @@ func loopbackAddress(port: Int = 0) -> sockaddr_in {
 
 /// A TCP socket listening on 127.0.0.1 at a port the kernel chose, and that port: the
 /// listener of every fake server in the tests.
-func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
+func listenOnLoopback(backlog: Int32, port wanted: Int = 0) throws -> (fd: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EMFILE) }
     var yes: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = loopbackAddress()
+    var address = loopbackAddress(port: wanted)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let listening = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
