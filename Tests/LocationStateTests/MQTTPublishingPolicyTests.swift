@@ -6,10 +6,11 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct MQTTPublishingPolicyTests {
     private static let start = Date(timeIntervalSince1970: 1_000_000)
 
-    private static func fix(_ seconds: Double, north metres: Double = 0) -> Location {
+    private static func fix(_ seconds: Double, north metres: Double = 0, speed: Double? = nil) -> Location {
         // One degree of latitude is about 111.2 km.
         Location(
-            time: start.addingTimeInterval(seconds), mode: .twoD, lat: 50 + metres / 111_200, lon: 8, source: .gpsd)
+            time: start.addingTimeInterval(seconds), mode: .twoD, lat: 50 + metres / 111_200, lon: 8, speed: speed,
+            source: .gpsd)
     }
 
     @Test func everyFixWithoutAnInterval() {
@@ -67,5 +68,24 @@ import Testing
             policy.shouldPublish(
                 Self.fix(1), at: Self.start, last: (Self.fix(0), Self.start),
                 motion: .stopped(since: since, latitude: 50, longitude: 8)))
+    }
+
+    /// Before a stop is recognised: a fix the receiver says is still (below 0.7 m/s) and
+    /// within 50 m of the last one published waits for the heartbeat; one that moves,
+    /// faster or farther, or has no speed, goes out at once.
+    @Test(arguments: [
+        // seconds after the last published, metres from it, receiver speed, published?
+        (1.0, 3.0, 0.2 as Double?, false), (299.0, 25.0, 0.4, false), (899.0, 49.0, 0.69, false),
+        (900.0, 0.0, 0.1, true), (1.0, 1.5, 1.4, true), (1.0, 1.0, 0.7, true), (20.0, 51.0, 0.3, true),
+        (1.0, 3.0, nil, true), (-5.0, 0.0, 0.0, true),
+    ])
+    func aStillFixWaitsForTheHeartbeat(seconds: Double, metres: Double, speed: Double?, published: Bool) {
+        let last = (Self.fix(0), Self.start)
+        let fix = Self.fix(seconds, north: metres, speed: speed)
+        for motion in [nil, Motion.unknown, .moving] {
+            #expect(MQTTPublishingPolicy().shouldPublish(fix, at: Self.start, last: last, motion: motion) == published)
+        }
+        // Without the heartbeat (stopped interval 0) every fix goes out, still or not.
+        #expect(MQTTPublishingPolicy(stoppedInterval: 0).shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
     }
 }

@@ -3,8 +3,8 @@ import LocationState
 import Testing
 
 /// The daemon's motion over MQTT, against a real gpsd (gpsfake) and a real Mosquitto: a
-/// parked receiver's hour, replayed fast, sends its fixes until the stop is recognised
-/// (stay-duration), then the stop and a heartbeat every `mqtt-stopped-interval`; the
+/// parked receiver's hour, replayed fast, sends its first fix, the stop once it is
+/// recognised (stay-duration) and a heartbeat every `mqtt-stopped-interval`; the
 /// motion, and Home Assistant's discovery of the moving sensor and today's distance.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct MQTTMotionTests {
@@ -75,9 +75,12 @@ struct MQTTMotionTests {
             if message.topic == topic + "/status", message.payload.contains(#""state":"stopped""#) { break }
             note(message)
         }
-        // Every fix while the motion is unknown (the first stay-duration), the stop once it
-        // is recognised, then one every 15 min of the track: nothing else.
+        // The first fix; before the stop is recognised (stay-duration) only a fix the
+        // receiver says moves (none of a parked receiver's jitter and multipath); the
+        // stop; then one every 15 min of the track: nothing else.
         let seconds = locations.map { $0 - Int(start.timeIntervalSince1970) }
+        let fast = track.fixes.prefix(299).filter { ($0.speed ?? 0) >= MQTTPublishingPolicy.stillSpeed }.count
+        #expect(seconds.filter { $0 < 299 }.count <= 1 + fast, "published at \(seconds) s")
         let stop = try #require(seconds.lastIndex { $0 < 400 }, "published at \(seconds) s")
         let afterStop = Array(seconds[stop...])
         #expect(afterStop[0] >= 299, "the stop at \(afterStop) s")

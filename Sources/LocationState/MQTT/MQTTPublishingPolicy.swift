@@ -1,15 +1,20 @@
 import Foundation
 
-/// Which fixes go out over MQTT: OwnTracks' move mode, and a heartbeat while stopped.
+/// Which fixes go out over MQTT: OwnTracks' move mode, and a heartbeat while still.
 ///
 /// While moving, while the motion is unknown, or without motion tracking: with no
 /// minimum interval every fix is published; with one, a fix is published when at least
 /// `minimumInterval` passed since the last published one, or when it is more than
-/// `minimumDistance` metres from it (0: distance never forces one). While stopped, the
-/// stop itself is published once (by the publisher, when the motion changes) and then a
-/// fix only when `stoppedInterval` passed since the last one published: a parked device
-/// sends a heartbeat, not a stream. `stoppedInterval` 0 turns this off. Status changes
-/// are not fixes: they always go out, whatever the policy.
+/// `minimumDistance` metres from it (0: distance never forces one).
+///
+/// While stopped, the stop itself is published once (by the publisher, when the motion
+/// changes) and then a fix only when `stoppedInterval` passed since the last one
+/// published: a parked device sends a heartbeat, not a stream. The same holds for a
+/// fix that is *still* before a stop is recognised (the stay duration has not passed
+/// yet, or the device only waits at a light): the receiver's speed is below
+/// ``stillSpeed`` and the fix is within ``stillDistance`` of the last one published. A
+/// fix that moves, faster or farther, goes out at once. `stoppedInterval` 0 turns both
+/// off. Status changes are not fixes: they always go out, whatever the policy.
 public struct MQTTPublishingPolicy: Sendable, Equatable {
     /// Seconds between two published fixes at most once; 0 publishes every fix.
     public var minimumInterval: Double
@@ -18,6 +23,13 @@ public struct MQTTPublishingPolicy: Sendable, Equatable {
     /// Seconds between two fixes published while stopped (the heartbeat, 15 min by
     /// default); 0 publishes them as while moving.
     public var stoppedInterval: Double
+
+    /// Below this receiver speed (m/s) a fix is still: a slow walk is about 1 m/s, while a
+    /// parked receiver's speed stays within a few tenths.
+    public static let stillSpeed = 0.7
+    /// Within this many metres of the last fix published a still fix adds nothing: a
+    /// parked receiver's jitter and multipath jumps stay inside it.
+    public static let stillDistance = 50.0
 
     public init(minimumInterval: Double = 0, minimumDistance: Double = 0, stoppedInterval: Double = 900) {
         self.minimumInterval = minimumInterval
@@ -39,14 +51,21 @@ public struct MQTTPublishingPolicy: Sendable, Equatable {
             }
         // A clock or a track that went backwards: publish rather than stay silent.
         if elapsed < 0 { return true }
-        switch motion {
-        case .stopped? where stoppedInterval > 0:
+        if stoppedInterval > 0, motion?.stoppedSince != nil || isStill(fix, after: last.fix) {
             return elapsed >= stoppedInterval
-        default:
-            guard minimumInterval > 0, elapsed < minimumInterval else { return true }
-            guard minimumDistance > 0, let moved = Self.distance(fix, last.fix) else { return false }
-            return moved > minimumDistance
         }
+        guard minimumInterval > 0, elapsed < minimumInterval else { return true }
+        guard minimumDistance > 0, let moved = Self.distance(fix, last.fix) else { return false }
+        return moved > minimumDistance
+    }
+
+    /// Whether `fix` is still: a receiver speed below ``stillSpeed``, within
+    /// ``stillDistance`` of `last`. A fix without a speed is never still.
+    func isStill(_ fix: Location, after last: Location) -> Bool {
+        guard let speed = fix.speed, speed.isFinite, speed < Self.stillSpeed,
+            let moved = Self.distance(fix, last)
+        else { return false }
+        return moved < Self.stillDistance
     }
 
     /// Metres between two fixes, when both have a position.
