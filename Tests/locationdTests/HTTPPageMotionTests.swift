@@ -32,6 +32,12 @@ struct HTTPPageMotionTests {
         let page = try await PageServer(directory: directory.path)
         defer { page.stop() }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let tiles = try TileDatabase.open(at: URL(fileURLWithPath: directory.path + "/" + TileDatabase.fileName))
+        let stopTile = Tile(latitude: Self.place.lat, longitude: Self.place.lon, zoom: 17)
+        try tiles.add([
+            TileRecord(tile: Tile(latitude: 48.130, longitude: 11.540, zoom: 17), firstSeen: now, lastSeen: now, visits: 1),
+            TileRecord(tile: stopTile, firstSeen: now, lastSeen: now, visits: 1),
+        ])
         // A stay at home, a trip, and a stop that began 5 min before the last fix, which came 2 min ago.
         let since = now.addingTimeInterval(-420)
         let home = Stay(
@@ -51,7 +57,7 @@ struct HTTPPageMotionTests {
         try await browser.open(page.url)
         try await browser.waitFor("the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
         try await browser.waitFor("parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
-        try await browser.waitFor("the map", "return S.view !== null")
+        try await browser.waitFor("the map", #"return document.getElementById("map").dataset.tilesDrawn === "2""#)
         // Live: parked since the stop began until now (7 min or more), not until the fix (5 min).
         let parked = try #require(try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
         #expect(parked.hasPrefix("parked for ") && !parked.contains("at least"), "\(parked)")
@@ -79,6 +85,12 @@ struct HTTPPageMotionTests {
         _ = try await browser.run("draw(); return true")
         let after = try #require(try await browser.run(map) as? [String])
         #expect(after == before)
+        // The jitter crossed into the next tile, and the page reloads the tiles (as it does each minute): the map stays.
+        let next = try #require(Tile(zoom: 17, x: stopTile.x + 1, y: stopTile.y))
+        try tiles.add([TileRecord(tile: next, firstSeen: last, lastSeen: last, visits: 1)])
+        _ = try await browser.run("loadStats().then(loadTiles); return true")
+        try await browser.waitFor("the new tile", #"return document.getElementById("map").dataset.tilesDrawn === "3""#)
+        #expect(try await browser.run(map) as? [String] == before)
         // The panel still shows the raw fix, as `locationd last` does.
         let shown = try #require(
             try await browser.run(#"return Number(document.getElementById("lat").dataset.value)"#) as? Double)

@@ -230,10 +230,14 @@ enum HTTPPage {
         function resize() { const r = canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
           canvas.width = Math.max(1, r.width * d); canvas.height = Math.max(1, r.height * d); ctx.setTransform(d, 0, 0, d, 0, 0); draw(); }
 
-        // Until the user pans or zooms, the view fits the tiles and the position.
-        let userMoved = false;
+        // Until the user pans or zooms, the view fits the tiles and the position; while the
+        // device is stopped, once (tiles its jitter adds do not move the map).
+        let userMoved = false, fittedStop = null;
         function ensureView() {
           if (userMoved && S.view) return true;
+          const stop = stopped();
+          if (stop && S.view && fittedStop === stop.since) return true;
+          fittedStop = stop ? stop.since : null;
           const w = canvas.clientWidth, h = canvas.clientHeight, box = [Infinity, Infinity, -Infinity, -Infinity];
           const add = (x, y) => { box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y); };
           for (const t of S.tiles) { const k = 2 ** t.z; add(t.x / k * 256, t.y / k * 256); add((t.x + 1) / k * 256, (t.y + 1) / k * 256); }
