@@ -41,7 +41,8 @@
     X(int, mosquitto_connect_async,                                                                 \
       (struct mosquitto * mosq, const char *host, int port, int keepalive),                         \
       (mosq, host, port, keepalive), return)                                                        \
-    X(int, mosquitto_reconnect_async, (struct mosquitto * mosq), (mosq), return)                    \
+    X(int, mosquitto_reinitialise, (struct mosquitto * mosq, const char *id, bool clean_session, void *obj), \
+      (mosq, id, clean_session, obj), return)                                                       \
     X(int, mosquitto_socket, (struct mosquitto * mosq), (mosq), return)                             \
     X(bool, mosquitto_want_write, (struct mosquitto * mosq), (mosq), return)                        \
     X(int, mosquitto_loop_read, (struct mosquitto * mosq, int max_packets), (mosq, max_packets),    \

@@ -74,12 +74,12 @@ struct MQTTBrokerFailureTests {
             directory, broker: "mqtt://127.0.0.1:\(broker.port)", settings: "regions = \(regions)\n")
         do {
             try await waitUntil(seconds: 40) { daemon.stderr.contains("ended the connection 3 times in a row") }
+            let acknowledged = broker.acknowledged
+            try await waitUntil(seconds: 40) { broker.acknowledged >= acknowledged + 3 }
         } catch {
-            Issue.record("the daemon's log: \(daemon.stderr.suffix(3000))")
+            Issue.record("acknowledged \(broker.acknowledged); the daemon's log: \(daemon.stderr.suffix(3000))")
             throw error
         }
-        let acknowledged = broker.acknowledged
-        try await waitUntil(seconds: 40) { broker.acknowledged >= acknowledged + 3 }
         let status = try #require(Self.mqttStatus(daemon))
         #expect((status["dropped"] as? Int ?? 0) == 1, "\(status)")
         #expect(daemon.stderr.contains("failures/waypoints…"), "\(daemon.stderr)")

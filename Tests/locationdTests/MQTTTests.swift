@@ -346,6 +346,9 @@ import Testing
         // replay's first fix may come before it (that fix is never queued).
         #expect(times.first ?? .max <= Self.walkStart + 2, "the first fixes are missing: \(times)")
         #expect(times == Array(times.first!...times.last!), "a fix is missing or out of order: \(times)")
+        // The line comes with the first PUBACK the daemon reads, which can be after the
+        // subscriber got the backlog (PUBACKs are read in batches).
+        try await waitUntil(seconds: 30) { daemon.stderr.contains("connected again") }
         #expect(Self.occurrences(of: "connected again", in: daemon.stderr) == 1, "\(daemon.stderr)")
         _ = try await daemon.stop()
     }

@@ -16,12 +16,7 @@ extension MQTTPublisher {
             wasConnected.withLock { $0 = false }
             proven.withLock { $0 = false }
             var connectedAt: ContinuousClock.Instant?
-            var rc =
-                first
-                ? mosquitto_connect_async(
-                    client, configuration.host ?? "localhost", Int32(configuration.port),
-                    Int32(configuration.keepAliveSeconds))
-                : mosquitto_reconnect_async(client)
+            var rc = first || resetClient(client) ? connect(client) : MOSQ_ERR_NO_CONN.rawValue
             first = false
             var errorNumber = errno
             while rc == MOSQ_ERR_SUCCESS.rawValue, !stopping.withLock({ $0 }) {
@@ -39,6 +34,40 @@ extension MQTTPublisher {
         // A DISCONNECT that `stop` could only queue (the loop was in a callback) goes now.
         if mosquitto_want_write(client) { _ = mosquitto_loop_write(client, 1) }
         loopEnded.signal()
+    }
+
+    /// Starts connecting to the broker.
+    private func connect(_ client: OpaquePointer) -> Int32 {
+        mosquitto_connect_async(
+            client, configuration.host ?? "localhost", Int32(configuration.port), Int32(configuration.keepAliveSeconds))
+    }
+
+    /// Makes libmosquitto's state new before a reconnection: libmosquitto would send again
+    /// every message it still holds unacknowledged, beside the outbox, which sends them
+    /// itself; a message the publisher dropped (`suspectLoss`) would go out regardless,
+    /// and a broker that refuses it would hang up for ever. On ``queue``, where every
+    /// publish happens, and under `stopping`, so that `stop` never meets a client being
+    /// reset. False when stopping or when the client could not be set up again.
+    private func resetClient(_ client: OpaquePointer) -> Bool {
+        stopping.withLock { (stopping: inout Bool) -> Bool in
+            guard !stopping else { return false }
+            return queue.sync { () -> Bool in
+                let context = Unmanaged.passUnretained(self).toOpaque()
+                guard mosquitto_reinitialise(client, configuration.resolvedClientID, true, context)
+                    == MOSQ_ERR_SUCCESS.rawValue
+                else {
+                    logger.error("MQTT: libmosquitto could not reset its client (out of memory?); retrying")
+                    return false
+                }
+                do throws(LocationError) {
+                    try configure(client)
+                    return true
+                } catch {
+                    logger.error("MQTT: \(error.message); retrying")
+                    return false
+                }
+            }
+        }
     }
 
     /// One turn of the network loop, as `mosquitto_loop` takes it but waiting on the

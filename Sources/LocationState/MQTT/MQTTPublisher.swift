@@ -5,8 +5,9 @@ import Logging
 
 /// Sends the outbox to an MQTT broker through libmosquitto: QoS 1, oldest first, at
 /// most ``maximumInFlight`` unacknowledged at a time; a message leaves the outbox only
-/// on its PUBACK. After a reconnection the unacknowledged messages are sent again, so a
-/// subscriber may see up to ``maximumInFlight`` duplicates per outage (QoS 1).
+/// on its PUBACK. After a reconnection the unacknowledged messages are sent again from
+/// the outbox (libmosquitto's own copies are cleared), so a subscriber may see up to
+/// ``maximumInFlight`` duplicates per outage (QoS 1).
 ///
 /// The network loop is a thread of its own (`MQTTPublisher+NetworkLoop`), not
 /// `mosquitto_loop_start`'s, which ends for good on a TLS or name lookup error and
@@ -175,6 +176,24 @@ public final class MQTTPublisher: @unchecked Sendable {
             throw .internalError("libmosquitto could not create a client (out of memory or a bad client id)")
         }
         self.client = client
+        try configure(client)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw .internalError("cannot make the MQTT loop's wake-up pipe: \(SystemCall.message())")
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        wakePipe = (ends[0], ends[1])
+        let thread = Thread { [self] in runLoop() }
+        thread.name = "locationd.mqtt.loop"
+        thread.start()
+    }
+
+    /// Sets the client's last will, login, TLS and callbacks: at the start, and again
+    /// after each reset of libmosquitto's state (`MQTTPublisher+NetworkLoop`).
+    func configure(_ client: OpaquePointer) throws(LocationError) {
         let will = OwnTracksStatus.lastWill(connectedAt: startedAt)
         _ = will.withUnsafeBytes { bytes in
             mosquitto_will_set(client, statusTopic, Int32(bytes.count), bytes.baseAddress, 1, true)
@@ -207,18 +226,6 @@ public final class MQTTPublisher: @unchecked Sendable {
             let publisher = MQTTPublisher.from(context)
             publisher.queue.sync { publisher.didAcknowledge(mid) }
         }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw .internalError("cannot make the MQTT loop's wake-up pipe: \(SystemCall.message())")
-        }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakePipe = (ends[0], ends[1])
-        let thread = Thread { [self] in runLoop() }
-        thread.name = "locationd.mqtt.loop"
-        thread.start()
     }
 
     private static func from(_ context: UnsafeMutableRawPointer?) -> MQTTPublisher {
