@@ -35,7 +35,8 @@ struct HTTPPageMotionTests {
         let tiles = try TileDatabase.open(at: URL(fileURLWithPath: directory.path + "/" + TileDatabase.fileName))
         let stopTile = Tile(latitude: Self.place.lat, longitude: Self.place.lon, zoom: 17)
         try tiles.add([
-            TileRecord(tile: Tile(latitude: 48.130, longitude: 11.540, zoom: 17), firstSeen: now, lastSeen: now, visits: 1),
+            TileRecord(
+                tile: Tile(latitude: 48.130, longitude: 11.540, zoom: 17), firstSeen: now, lastSeen: now, visits: 1),
             TileRecord(tile: stopTile, firstSeen: now, lastSeen: now, visits: 1),
         ])
         // A stay at home, a trip, and a stop that began 5 min before the last fix, which came 2 min ago.
@@ -51,19 +52,24 @@ struct HTTPPageMotionTests {
         page.entries.withLock { $0 = [.stay(home), .trip(trip), .stay(stop)] }
         page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
         page.status ~> .live(.gpsd, lastFix: now.addingTimeInterval(-120))
-        page.deviceLocation ~> Self.fix(now.addingTimeInterval(-120), lat: Self.place.lat + 0.00002, lon: Self.place.lon)
+        page.deviceLocation
+            ~> Self.fix(now.addingTimeInterval(-120), lat: Self.place.lat + 0.00002, lon: Self.place.lon)
 
         let browser = try await WebDriver()
         try await browser.open(page.url)
-        try await browser.waitFor("the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
-        try await browser.waitFor("parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
+        try await browser.waitFor(
+            "the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
+        try await browser.waitFor(
+            "parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
         try await browser.waitFor("the map", #"return document.getElementById("map").dataset.tilesDrawn === "2""#)
         // Live: parked since the stop began until now (7 min or more), not until the fix (5 min).
-        let parked = try #require(try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        let parked = try #require(
+            try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
         #expect(parked.hasPrefix("parked for ") && !parked.contains("at least"), "\(parked)")
         #expect((Self.minutes(parked) ?? 0) >= 7, "\(parked)")
         let open = try #require(
-            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String)
+            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
+        )
         #expect(open == Self.clock(since) + "–now", "\(open)")
 
         // Jitter while stopped: the marker stays at the centroid, the track and the view do not move.
@@ -78,7 +84,8 @@ struct HTTPPageMotionTests {
             last = Date().addingTimeInterval(Double(second) / 10)
             let angle = Double(second) * 2.4
             page.deviceLocation
-                ~> Self.fix(last, lat: Self.place.lat + 0.00004 * cos(angle), lon: Self.place.lon + 0.00006 * sin(angle))
+                ~> Self.fix(
+                    last, lat: Self.place.lat + 0.00004 * cos(angle), lon: Self.place.lon + 0.00006 * sin(angle))
         }
         try await browser.waitFor(
             "the last jitter fix", #"return S.fix.time === "\#(UTCCalendar.iso8601(last))""#)
@@ -99,11 +106,14 @@ struct HTTPPageMotionTests {
         // Stale: parked for at least as long as the fixes tell, the open stay known until the last fix.
         page.deviceLocation ~> nil
         page.status ~> .stale(.gpsd, lastFix: last)
-        try await browser.waitFor("the stale badge", #"return document.getElementById("badge").dataset.badge === "stale""#)
-        let atLeast = try #require(try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        try await browser.waitFor(
+            "the stale badge", #"return document.getElementById("badge").dataset.badge === "stale""#)
+        let atLeast = try #require(
+            try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
         #expect(atLeast.hasPrefix("parked for at least "), "\(atLeast)")
         let known = try #require(
-            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String)
+            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
+        )
         #expect(known == "since \(Self.clock(since)), last fix \(Self.clock(last))", "\(known)")
 
         // Moving again: the stop closes, the track goes on from its centroid and the marker follows the fixes.
@@ -113,7 +123,8 @@ struct HTTPPageMotionTests {
                 Stay(
                     start: since, end: left, latitude: Self.place.lat, longitude: Self.place.lon, radius: 4,
                     fixes: 320))
-            $0.append(.trip(Trip(start: left, end: left, from: since, distance: 0, maxSpeed: 0, fixes: 1, isOpen: true)))
+            $0.append(
+                .trip(Trip(start: left, end: left, from: since, distance: 0, maxSpeed: 0, fixes: 1, isOpen: true)))
         }
         page.status ~> .live(.gpsd, lastFix: left)
         page.motion ~> .moving
@@ -121,12 +132,15 @@ struct HTTPPageMotionTests {
         var lon = Self.place.lon
         for second in 1...10 {
             lon += 0.0003
-            page.deviceLocation ~> Self.fix(left.addingTimeInterval(Double(second)), lat: Self.place.lat, lon: lon, speed: 20)
+            page.deviceLocation
+                ~> Self.fix(left.addingTimeInterval(Double(second)), lat: Self.place.lat, lon: lon, speed: 20)
         }
-        try await browser.waitFor("the drive drawn", #"return document.getElementById("map").dataset.trackPoints === "11""#)
+        try await browser.waitFor(
+            "the drive drawn", #"return document.getElementById("map").dataset.trackPoints === "11""#)
         let track = try #require(try await browser.run("draw(); return drawnTrack()") as? [[Double]])
         #expect(track.first == [Self.place.lat, Self.place.lon], "\(track.prefix(2))")
-        let marker = try #require(try await browser.run(#"return document.getElementById("map").dataset.marker"#) as? String)
+        let marker = try #require(
+            try await browser.run(#"return document.getElementById("map").dataset.marker"#) as? String)
         #expect(marker == String(format: "%.7f,%.7f", Self.place.lat, lon))
         await browser.quit()
     }

@@ -40,14 +40,17 @@ struct HTTPTimelinePageTests {
             "the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
         try await browser.waitFor(
             "parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
-        let parked = try #require(try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        let parked = try #require(
+            try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
         // The fix is old (and stale): stopped at least from the second stay's start to the last fix, 6 or 7 minutes.
         #expect(parked == "parked for at least 7 min" || parked == "parked for at least 6 min", "\(parked)")
         // The open stay is not "now": it says since when, and until when it is known.
         let open = try #require(
-            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String)
+            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
+        )
         let (start, lastFix) = (entries.last?["start"] as? String ?? "", stale["time"] as? String ?? "")
-        #expect(open == "since \(start.dropFirst(11).prefix(5)), last fix \(lastFix.dropFirst(11).prefix(5))", "\(open)")
+        #expect(
+            open == "since \(start.dropFirst(11).prefix(5)), last fix \(lastFix.dropFirst(11).prefix(5))", "\(open)")
         let trip = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.trip").textContent"##) as? String)
         #expect(trip.contains("km"), "\(trip)")
