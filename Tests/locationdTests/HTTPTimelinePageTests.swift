@@ -51,6 +51,20 @@ struct HTTPTimelinePageTests {
         let (start, lastFix) = (entries.last?["start"] as? String ?? "", stale["time"] as? String ?? "")
         #expect(
             open == "since \(start.dropFirst(11).prefix(5)), last fix \(lastFix.dropFirst(11).prefix(5))", "\(open)")
+        // The recorded track as drawn: each stay one point (its centroid), the drive's fixes between them.
+        try await browser.waitFor(
+            "the recorded track", #"return Number(document.getElementById("map").dataset.trackPoints) > 100"#)
+        let drawn = try #require(
+            try await browser.run(
+                #"""
+                const t = drawnTrack(), home = S.entries[0], stop = S.motion, end = t[t.length - 1];
+                return [t.length, S.track.length, t[0][0] === home.lat && t[0][1] === home.lon,
+                        end[0] === stop.lat && end[1] === stop.lon];
+                """#) as? [Any])
+        let counts = drawn.prefix(2).compactMap { $0 as? Int }
+        #expect(counts.count == 2 && counts[0] < 400 && counts[1] > counts[0] + 200, "drawn and recorded points: \(drawn)")
+        #expect(
+            drawn.dropFirst(2).compactMap { $0 as? Bool } == [true, true], "starts and ends at the stays: \(drawn)")
         let trip = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.trip").textContent"##) as? String)
         #expect(trip.contains("km"), "\(trip)")
