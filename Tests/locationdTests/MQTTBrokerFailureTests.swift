@@ -82,6 +82,8 @@ struct MQTTBrokerFailureTests {
         }
         let status = try #require(Self.mqttStatus(daemon))
         #expect((status["dropped"] as? Int ?? 0) == 1, "\(status)")
+        // Dropped means never sent again (libmosquitto's own copy included).
+        #expect(broker.refusals == 3)
         #expect(daemon.stderr.contains("failures/waypoints…"), "\(daemon.stderr)")
         #expect(Self.occurrences(of: "ended the connection", in: daemon.stderr) == 1, "\(daemon.stderr)")
         #expect(try await daemon.stop().status == 0)

@@ -47,11 +47,14 @@ extension MQTTPublisher {
     }
 
     func connectionFailed(_ reason: String) {
-        if connected { suspectLoss() }
+        let wasConnected = connected
+        // Stored while still connected, the messages sent directly count as in flight,
+        // so that a refused one counts towards its losses (`suspectLoss`).
+        storeDirectOrCountLost()
         connected = false
+        if wasConnected { suspectLoss() }
         clearStall()
         steady.withLock { $0 = false }
-        storeDirectOrCountLost()
         inFlight.removeAll()
         lastHandedOver = nil
         updateSnapshot()

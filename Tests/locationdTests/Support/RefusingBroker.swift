@@ -4,7 +4,7 @@ import Synchronization
 /// A "broker" on a free loopback port that accepts the MQTT connection, acknowledges
 /// every PUBLISH (QoS 1) except one whose topic ends with `refusedSuffix`, at which it
 /// closes the connection: MQTT 3.1.1's only way to refuse a message. It counts the
-/// PUBLISH packets it acknowledged.
+/// PUBLISH packets it acknowledged and the connections it ended.
 final class RefusingBroker: @unchecked Sendable {
     // @unchecked Sendable: `let`s only; the counter is atomic.
     let port: Int
@@ -14,10 +14,13 @@ final class RefusingBroker: @unchecked Sendable {
 
     private final class Counter: Sendable {
         let acknowledged = Atomic<Int>(0)
+        let refusals = Atomic<Int>(0)
     }
 
     /// PUBLISH packets acknowledged, over all connections.
     var acknowledged: Int { counter.acknowledged.load(ordering: .relaxed) }
+    /// Connections ended for a refused topic.
+    var refusals: Int { counter.refusals.load(ordering: .relaxed) }
 
     init(refusedSuffix: String) throws {
         let (fd, port) = try listenOnLoopback(backlog: 16)
@@ -49,7 +52,10 @@ final class RefusingBroker: @unchecked Sendable {
                 case 3:
                     let topicLength = Int(packet[headerLength]) << 8 | Int(packet[headerLength + 1])
                     let topic = packet[(headerLength + 2)..<(headerLength + 2 + topicLength)]
-                    if topic.reversed().starts(with: suffix.reversed()) { return false }
+                    if topic.reversed().starts(with: suffix.reversed()) {
+                        counter.refusals.add(1, ordering: .relaxed)
+                        return false
+                    }
                     let id = headerLength + 2 + topicLength
                     if packet[0] & 0x06 != 0 {
                         answer = [0x40, 0x02, packet[id], packet[id + 1]]
