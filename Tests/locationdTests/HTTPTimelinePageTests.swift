@@ -62,7 +62,8 @@ struct HTTPTimelinePageTests {
                         end[0] === stop.lat && end[1] === stop.lon];
                 """#) as? [Any])
         let counts = drawn.prefix(2).compactMap { $0 as? Int }
-        #expect(counts.count == 2 && counts[0] < 400 && counts[1] > counts[0] + 200, "drawn and recorded points: \(drawn)")
+        #expect(
+            counts.count == 2 && counts[0] < 400 && counts[1] > counts[0] + 200, "drawn and recorded points: \(drawn)")
         #expect(
             drawn.dropFirst(2).compactMap { $0 as? Bool } == [true, true], "starts and ends at the stays: \(drawn)")
         let trip = try #require(
