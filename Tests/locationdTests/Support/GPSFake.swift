@@ -61,18 +61,19 @@ final class GPSFake: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: directory + "/gpsfake.err", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory + "/gpsfake.err")
         try process.run()
-        let (pid, directory) = (process.processIdentifier, directory)
-        Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory) }
+        let (pid, directory, port) = (process.processIdentifier, directory, self.port)
+        Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory, port: port) }
     }
 
     /// Adds gpsfake's terminal to its gpsd through gpsd's control socket, as gpsfake
-    /// itself does, in case gpsfake's own attempt went nowhere: gpsfake waits only for
-    /// the socket's file to exist, and a connect between gpsd's bind and its listen
-    /// fails, after which gpsfake carries on without telling anyone. gpsd then has no
-    /// device, and no client gets a fix (seen about once in ten suite runs on a loaded
-    /// machine). Whichever add comes second gets gpsd's "ERROR" (already there), which
-    /// is harmless. Gives up when gpsfake ends or after 30 s.
-    private static func addDevice(of gpsfake: pid_t, controlDirectory: String) {
+    /// itself does, until gpsd lists it (`?DEVICES;`): gpsfake waits only for the
+    /// socket's file to exist, and a connect between gpsd's bind and its listen fails,
+    /// after which gpsfake carries on without telling anyone. gpsd then has no device,
+    /// and no client gets a fix (seen about once in ten suite runs on a loaded machine,
+    /// most often with a client already watching when gpsd starts). An add that comes
+    /// second gets gpsd's "ERROR" (already there), which is harmless. Gives up when
+    /// gpsfake ends or after 30 s.
+    private static func addDevice(of gpsfake: pid_t, controlDirectory: String, port: Int) {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, kill(gpsfake, 0) == 0 {
             // gpsfake opens the terminal to everyone just after creating it; added before
@@ -82,13 +83,28 @@ final class GPSFake: @unchecked Sendable {
                     .first(where: { $0.hasSuffix(".sock") }),
                 let connection = try? connectRaw(controlDirectory + "/" + socketName)
             {
-                defer { try? connection.close() }
                 // gpsd reads the command up to the NUL and answers "OK" or "ERROR".
                 try? connection.write(contentsOf: Data("+\(terminal)\r\n\0".utf8))
-                if readLineBlocking(connection) != nil { return }
+                let answered = readLineBlocking(connection) != nil
+                try? connection.close()
+                if answered, gpsd(on: port, lists: terminal) { return }
             }
             usleep(20_000)
         }
+    }
+
+    /// Whether the gpsd on `port` names `device` in its answer to `?DEVICES;`.
+    private static func gpsd(on port: Int, lists device: String) -> Bool {
+        guard let connection = try? connectTCP(port: port) else { return false }
+        defer { try? connection.close() }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(
+            connection.fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try? connection.write(contentsOf: Data("?DEVICES;\n".utf8))
+        while let line = readLineBlocking(connection) {
+            if line.contains(#""class":"DEVICES""#) { return line.contains(#""path":"\#(device)""#) }
+        }
+        return false
     }
 
     /// Whether everyone may read and write `path`.
