@@ -7,8 +7,6 @@ import Testing
 /// what the API says when the log ends (in the same open page, through the event
 /// stream): `stale` while gpsd still has the receiver, `lost` once gpsd has dropped it,
 /// and its tile layer holds as many tiles as the API lists.
-///
-/// With `WRITE_README_SCREENSHOT=1` the last screenshot is written to `docs/page.png`.
 @Suite(.timeLimit(.minutes(4)))
 struct HTTPPageTests {
     static let drive = HTTPAPITests.root.appendingPathComponent("SampleTracks/drive.nmea")
@@ -92,9 +90,6 @@ struct HTTPPageTests {
         #expect(try await browser.run(#"return document.getElementById("badge").textContent"#) as? String == badge)
         let png = try await browser.screenshot()
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        if ProcessInfo.processInfo.environment["WRITE_README_SCREENSHOT"] == "1" {
-            try png.write(to: HTTPAPITests.root.appendingPathComponent("docs/page.png"))
-        }
         await browser.quit()
         #expect(try await daemon.stop().status == 0)
     }

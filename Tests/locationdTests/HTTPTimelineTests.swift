@@ -1,6 +1,5 @@
 import Foundation
 import LocationState
-import Logging
 import Testing
 
 @testable import locationd
@@ -20,45 +19,19 @@ struct HTTPTimelineTests {
         start: day.addingTimeInterval(8100), end: day.addingTimeInterval(9000), latitude: 48.2, longitude: 11.6,
         radius: 8, fixes: 900, isOpen: true)
 
-    /// A server with a timeline of one closed stay, a trip and an open stay; the entries
-    /// overlapping the asked range, as a store gives them.
-    static func server(
-        motion: MonitoredState<Motion>, events: MonitoredState<TimelineEvent?>, directory: borrowing TemporaryDirectory
-    ) async throws -> (HTTPTestClient, Task<Void, any Error>) {
-        let log = CapturedLog()
-        let logger = log.logger(level: .notice)
-        let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-        let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.replay))
-        let context = try DaemonContext.testing(
-            directory: directory.path, deviceLocation: deviceLocation, status: status, logger: logger)
-        let entries: [(start: Date, end: Date, json: String)] = [
-            (stay.start, stay.end, stay.jsonString), (trip.start, trip.end, trip.jsonString),
-            (open.start, open.end, open.jsonString),
-        ]
-        let routes = HTTPRoutes(
-            responder: ControlResponder(context: context),
-            status: status, statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
-            dataDirectory: URL(fileURLWithPath: directory.path),
-            tracksDirectory: URL(fileURLWithPath: directory.path + "/tracks"),
-            events: HTTPEventStreams(logger: logger),
-            timeline: .init(motion: motion, events: events) { from, to in
-                entries.filter { $0.end > from && $0.start < to }.map(\.json)
-            })
-        var configuration = HTTPConfiguration()
-        configuration.port = 0
-        let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
-        let server = Task { try await service.run() }
-        let line = try await log.lines.next(within: .seconds(20), "the URL logged") { $0.contains("serving") }
-        let port = try #require(Int(line.split(separator: ":").last?.prefix(while: \.isNumber) ?? ""))
-        return (HTTPTestClient(port: port), server)
+    /// A server with a timeline of one closed stay, a trip and an open stay, and `motion`.
+    static func server(motion: Motion, directory: borrowing TemporaryDirectory) async throws -> PageServer {
+        let page = try await PageServer(directory: directory.path)
+        page.motion ~> motion
+        page.entries.withLock { $0 = [.stay(stay), .trip(trip), .stay(open)] }
+        return page
     }
 
     @Test func aDaysStaysAndTripsWithItsDistance() async throws {
         let directory = try TemporaryDirectory()
-        let (client, server) = try await Self.server(
-            motion: MonitoredState<Motion>(key: "motion", initialValue: .moving),
-            events: MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil), directory: directory)
-        defer { server.cancel() }
+        let server = try await Self.server(motion: .moving, directory: directory)
+        defer { server.stop() }
+        let client = HTTPTestClient(port: server.port)
         let dayText = String(UTCCalendar.iso8601(Self.day).prefix(10))
         let answer = try await client.get("/api/v1/timeline?day=\(dayText)").object()
         #expect(answer["from"] as? String == UTCCalendar.iso8601(Self.day))
@@ -89,10 +62,9 @@ struct HTTPTimelineTests {
     ])
     func badRangesAreA400WithOneLine(path: String, message: String) async throws {
         let directory = try TemporaryDirectory()
-        let (client, server) = try await Self.server(
-            motion: MonitoredState<Motion>(key: "motion", initialValue: .unknown),
-            events: MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil), directory: directory)
-        defer { server.cancel() }
+        let server = try await Self.server(motion: .unknown, directory: directory)
+        defer { server.stop() }
+        let client = HTTPTestClient(port: server.port)
         let answer = try await client.get(path)
         #expect(answer.status == 400)
         let error = try #require(try answer.object()["error"] as? String)
@@ -101,10 +73,9 @@ struct HTTPTimelineTests {
 
     @Test func theEventStreamHasTheMotionThenEachStayAndTrip() async throws {
         let directory = try TemporaryDirectory()
-        let motion = MonitoredState<Motion>(key: "motion", initialValue: .moving)
-        let events = MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil)
-        let (client, server) = try await Self.server(motion: motion, events: events, directory: directory)
-        defer { server.cancel() }
+        let server = try await Self.server(motion: .moving, directory: directory)
+        defer { server.stop() }
+        let (client, motion, events) = (HTTPTestClient(port: server.port), server.motion, server.events)
         let (status, stream) = try await client.open("/api/v1/events")
         #expect(status == 200)
         func next(_ kind: String) async throws -> [String: Any] {

@@ -4,8 +4,11 @@ extension HTTPPage {
     // click on a trip draws it (the recorded track between its start and end, or, without
     // one, the line between the stays it joins) and fits the map to it. It reads
     // `/api/v1/timeline?day=…` and follows the `motion`, `stay` and `trip` events.
-    // For tests: `data-motion` and `data-since` on #parked, `data-entries` on #timeline,
-    // `data-trip-points` on the canvas (the points of the trip drawn).
+    // An open stay or trip ends "now" only while the fix is current; otherwise it reads
+    // "since 09:12, last fix 11:40", and "parked for" becomes "parked for at least …",
+    // measured to the last fix. For tests: `data-motion`, `data-since` and `data-current`
+    // on #parked, `data-entries` on #timeline, `data-trip-points` on the canvas (the points
+    // of the trip drawn).
 
     static let timelineStyle = """
         .parked { margin-top:10px; font-size:14px; color:var(--restored); font-weight:600; }
@@ -32,30 +35,59 @@ extension HTTPPage {
         function describeDuration(s) { const m = Math.max(0, Math.round(s / 60)); if (m < 60) return m + " min";
           return Math.floor(m / 60) + " h " + (m % 60) + " min"; }
         function clock(iso) { return iso.slice(11, 16); }
+        // Whether the fix is current: the badge says live (or simulated) and the fix is dated
+        // within 5 minutes of the page's clock (room for a clock that is off; a replayed old
+        // track is live, but not current).
+        function current() {
+          const b = badge(), t = S.fix && S.fix.time ? Date.parse(S.fix.time) : NaN;
+          return (b === "live" || b === "simulated") && !(Date.now() - t > 300000);
+        }
+        // The time of the last fix known, in ms (NaN when none).
+        function lastFixTime() {
+          const t = S.fix && S.fix.time ? S.fix.time : S.status && S.status.lastFix;
+          return t ? Date.parse(t) : NaN;
+        }
+        // While the fix is current, stopped until now; otherwise at least until the last fix.
         function renderParked() {
           const el = $("parked"), m = S.motion;
           el.dataset.motion = m ? m.motion : "";
           if (!m || m.motion !== "stopped") { el.hidden = true; el.textContent = ""; el.dataset.since = ""; return; }
-          // Until now, or until the fix shown when it is older (a replayed or stale track).
-          const until = Math.min(Date.now(), S.fix && S.fix.time ? Date.parse(S.fix.time) : Date.now());
-          el.hidden = false; el.dataset.since = m.since;
-          el.textContent = "parked for " + describeDuration((until - Date.parse(m.since)) / 1000);
+          const since = Date.parse(m.since), live = current(), until = live ? Date.now() : Math.max(since, lastFixTime() || since);
+          el.hidden = false; el.dataset.since = m.since; el.dataset.current = String(live);
+          el.textContent = "parked for " + (live ? "" : "at least ") + describeDuration((until - since) / 1000);
+        }
+        // An entry's times and how long it lasted: an open one lasts until now while the fix is
+        // current, else it is open since its start and known until the last fix.
+        function span(e) {
+          const start = Date.parse(e.start);
+          if (!e.open) return [clock(e.start) + "–" + clock(e.end), (Date.parse(e.end) - start) / 1000];
+          if (current()) return [clock(e.start) + "–now", (Date.now() - start) / 1000];
+          const last = Math.max(Date.parse(e.end), lastFixTime() || 0);
+          return ["since " + clock(e.start) + ", last fix " + clock(new Date(last).toISOString()), (last - start) / 1000];
+        }
+        function describeEntry(e, what, when) {
+          const [times, seconds] = span(e), lasted = describeDuration(seconds);
+          when.textContent = times;
+          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + lasted;
+        }
+        function renderOpenEntries() {
+          for (const li of document.querySelectorAll("#timeline li.open"))
+            describeEntry(S.entries[Number(li.dataset.index)], li.querySelector(".what"), li.querySelector(".when"));
         }
         function renderTimeline(answer) {
           const list = $("timeline"); list.innerHTML = "";
           S.entries = answer.entries; list.dataset.entries = String(S.entries.length);
           if (!S.entries.length) list.innerHTML = '<li class="small">nothing recorded this day</li>';
-          for (const e of S.entries) {
+          rememberStays(S.entries);
+          S.entries.forEach((e, index) => {
             const li = document.createElement("li"), what = document.createElement("span"), when = document.createElement("span");
             what.className = "what"; when.className = "when";
-            const end = e.open ? "now" : clock(e.end), lasted = describeDuration((Date.parse(e.end) - Date.parse(e.start)) / 1000);
-            when.textContent = clock(e.start) + "–" + end;
-            if (e.class === "STAY") { li.className = "stay"; what.textContent = "Stay · " + lasted; }
-            else { li.className = "trip"; what.textContent = "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + lasted;
-              li.title = "draw this trip"; li.onclick = () => selectTrip(e, li); }
+            describeEntry(e, what, when);
+            if (e.class === "STAY") li.className = "stay";
+            else { li.className = "trip"; li.title = "draw this trip"; li.onclick = () => selectTrip(e, li); }
             if (e.open) li.classList.add("open");
-            li.dataset.start = e.start; li.append(what, when); list.appendChild(li);
-          }
+            li.dataset.start = e.start; li.dataset.index = String(index); li.append(what, when); list.appendChild(li);
+          });
           $("dayDistance").textContent = "travelled " + (answer.distance / 1000).toFixed(1) + " km, times in UTC";
         }
         async function loadTimeline() {
@@ -92,7 +124,7 @@ extension HTTPPage {
           ctx.stroke();
         }
         function followTimeline(events) {
-          events.addEventListener("motion", e => { S.motion = JSON.parse(e.data); renderParked(); loadTimeline(); });
+          events.addEventListener("motion", e => { motionChanged(JSON.parse(e.data)); renderParked(); draw(); loadTimeline().then(draw); });
           for (const kind of ["stay", "trip"]) events.addEventListener(kind, () => loadTimeline());
         }
         $("day").onchange = () => { S.tripPath = []; loadTimeline().then(draw); };

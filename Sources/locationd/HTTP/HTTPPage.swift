@@ -8,10 +8,11 @@ import Hummingbird
 /// …" while the device is stopped, the day's timeline (`HTTPPage+Timeline`), the tile
 /// statistics, and a map it draws itself on a canvas in Web Mercator: the visited
 /// tiles at a chosen zoom, their max square outlined, the recent track, the position
-/// with its accuracy circle; drag to pan, wheel or buttons to zoom. It reads
-/// `/api/v1/…` and follows `/api/v1/events`. After each drawing it sets
-/// `data-tiles-drawn` on the canvas to the number of tiles in its layer, and
-/// `data-track-points` to the points of its track.
+/// with its accuracy circle, both still while the device is stopped (`HTTPPage+Motion`);
+/// drag to pan, wheel or buttons to zoom. It reads `/api/v1/…` and follows
+/// `/api/v1/events`. After each drawing it sets `data-tiles-drawn` on the canvas to the
+/// number of tiles in its layer, `data-track-points` to the points of its track as
+/// drawn, and `data-marker` to the position drawn (`lat,lon`).
 ///
 /// With a basemap (`http-basemap`), it draws that server's tiles (at the nearest whole
 /// zoom, 0 to 19) dimmed under its own layers, keeps the last 256 it loaded, and
@@ -45,6 +46,7 @@ enum HTTPPage {
     static let document = html.replacingOccurrences(of: "/*timeline-style*/", with: timelineStyle)
         .replacingOccurrences(of: "<!--timeline-panel-->", with: timelinePanel)
         .replacingOccurrences(of: "/*timeline-script*/", with: timelineScript)
+        .replacingOccurrences(of: "/*motion-script*/", with: motionScript)
 
     static let html = #"""
         <!doctype html>
@@ -172,6 +174,7 @@ enum HTTPPage {
           $("status").textContent = S.status ? S.status.state + (S.status.connected ? ", connected" : ", not connected") : "–";
           $("fixes").textContent = S.status ? S.status.fixes : "–";
           renderParked();
+          renderOpenEntries();
         }
 
         function renderStats() {
@@ -227,14 +230,19 @@ enum HTTPPage {
         function resize() { const r = canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
           canvas.width = Math.max(1, r.width * d); canvas.height = Math.max(1, r.height * d); ctx.setTransform(d, 0, 0, d, 0, 0); draw(); }
 
-        // Until the user pans or zooms, the view fits the tiles and the position.
-        let userMoved = false;
+        // Until the user pans or zooms, the view fits the tiles and the position; while the
+        // device is stopped, once (tiles its jitter adds do not move the map).
+        let userMoved = false, fittedStop = null;
         function ensureView() {
           if (userMoved && S.view) return true;
+          const stop = stopped();
+          if (stop && S.view && fittedStop === stop.since) return true;
+          fittedStop = stop ? stop.since : null;
           const w = canvas.clientWidth, h = canvas.clientHeight, box = [Infinity, Infinity, -Infinity, -Infinity];
           const add = (x, y) => { box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y); };
           for (const t of S.tiles) { const k = 2 ** t.z; add(t.x / k * 256, t.y / k * 256); add((t.x + 1) / k * 256, (t.y + 1) / k * 256); }
-          if (S.fix && S.fix.lat !== undefined) add(worldX(S.fix.lon, 0), worldY(S.fix.lat, 0));
+          const m = marker();
+          if (m) add(worldX(m.lon, 0), worldY(m.lat, 0));
           if (box[0] === Infinity) return false;
           const bw = box[2] - box[0], bh = box[3] - box[1];
           const z = bw + bh < 1e-9 ? 15 : Math.min(18, Math.max(1, Math.log2(Math.min((w - 80) / bw, (h - 80) / bh))));
@@ -272,21 +280,23 @@ enum HTTPPage {
             ctx.strokeRect(st.maxSquare.x * size - cx, st.maxSquare.y * size - cy, size * st.maxSquare.size, size * st.maxSquare.size);
           }
           // The recent track.
-          if (S.track.length > 1) {
+          const track = drawnTrack();
+          if (track.length > 1) {
             ctx.strokeStyle = "#ff7b72"; ctx.lineWidth = 2.5; ctx.lineJoin = "round"; ctx.beginPath();
             // A jump (a gap in the recording, a looped replay) is not joined.
-                S.track.forEach((p, i) => { const x = worldX(p[1], z) - cx, y = worldY(p[0], z) - cy, q = S.track[i - 1];
-                  const jump = !q || Math.abs(q[0] - p[0]) + Math.abs(q[1] - p[1]) > 0.01; jump ? ctx.moveTo(x, y) : ctx.lineTo(x, y); });
+            track.forEach((p, i) => { const x = worldX(p[1], z) - cx, y = worldY(p[0], z) - cy, q = track[i - 1];
+              const jump = !q || Math.abs(q[0] - p[0]) + Math.abs(q[1] - p[1]) > 0.01; jump ? ctx.moveTo(x, y) : ctx.lineTo(x, y); });
             ctx.stroke();
           }
           drawTrip(z, cx, cy);
-          // The position and its accuracy circle.
-          const f = S.fix;
-          if (f && f.lat !== undefined) {
-            const x = worldX(f.lon, z) - cx, y = worldY(f.lat, z) - cy;
-            const metersPerPixel = 156543.03392 * Math.cos(f.lat * Math.PI / 180) / 2 ** z;
+          // The position (the stay's centroid while stopped) and its accuracy circle (the stay's radius).
+          const m = marker();
+          canvas.dataset.marker = m ? m.lat.toFixed(7) + "," + m.lon.toFixed(7) : "";
+          if (m) {
+            const x = worldX(m.lon, z) - cx, y = worldY(m.lat, z) - cy;
+            const metersPerPixel = 156543.03392 * Math.cos(m.lat * Math.PI / 180) / 2 ** z;
             const color = getComputedStyle(document.documentElement).getPropertyValue("--" + (badge() === "none" ? "stale" : badge())).trim() || "#4cc2ff";
-            if (f.eph !== undefined) { const r = f.eph / metersPerPixel;
+            if (m.radius !== undefined) { const r = m.radius / metersPerPixel;
               ctx.beginPath(); ctx.arc(x, y, Math.max(r, 0), 0, 2 * Math.PI); ctx.fillStyle = color + "33"; ctx.fill();
               ctx.strokeStyle = color + "aa"; ctx.lineWidth = 1; ctx.stroke(); }
             ctx.beginPath(); ctx.arc(x, y, 7, 0, 2 * Math.PI); ctx.fillStyle = color; ctx.fill();
@@ -295,7 +305,7 @@ enum HTTPPage {
           ctx.fillStyle = "rgba(230,237,243,.55)"; ctx.font = "12px system-ui, sans-serif";
           ctx.fillText("zoom " + z.toFixed(1) + "  ·  " + S.view.lat.toFixed(4) + ", " + S.view.lon.toFixed(4), 14, 24);
           canvas.dataset.tilesDrawn = String(drawn);
-          canvas.dataset.trackPoints = String(S.track.length);
+          canvas.dataset.trackPoints = String(track.length);
           canvas.dataset.tileZoom = S.loadedZoom === undefined ? "" : String(S.loadedZoom);
         }
 
@@ -313,7 +323,7 @@ enum HTTPPage {
         canvas.addEventListener("wheel", e => { e.preventDefault(); const r = canvas.getBoundingClientRect();
           zoomBy(e.deltaY < 0 ? .5 : -.5, e.clientX - r.left, e.clientY - r.top); }, { passive: false });
         $("zoomIn").onclick = () => zoomBy(1); $("zoomOut").onclick = () => zoomBy(-1);
-        $("center").onclick = () => { if (S.fix && S.fix.lat !== undefined && S.view) { userMoved = true; S.view.lon = S.fix.lon; S.view.lat = S.fix.lat; draw(); } };
+        $("center").onclick = () => { const m = marker(); if (m && S.view) { userMoved = true; S.view.lon = m.lon; S.view.lat = m.lat; draw(); } };
         $("tileZoom").onchange = e => { S.tileZoom = Number(e.target.value); loadTiles(); };
 
         // Data.
@@ -333,19 +343,21 @@ enum HTTPPage {
           const want = S.fix && S.fix.time ? S.fix.time.slice(0, 10) : null;
           const day = days.find(d => d.day === want) || days[days.length - 1];
           const r = await fetch(api(day.gpx)); const xml = new DOMParser().parseFromString(await r.text(), "application/xml");
-          const points = Array.from(xml.getElementsByTagName("trkpt")).slice(-3000).map(p => [Number(p.getAttribute("lat")), Number(p.getAttribute("lon"))]);
+          const points = Array.from(xml.getElementsByTagName("trkpt")).slice(-3000).map(p => { const t = p.getElementsByTagName("time")[0];
+            return [Number(p.getAttribute("lat")), Number(p.getAttribute("lon")), t ? Date.parse(t.textContent) : NaN]; });
           S.track = points.concat(S.track).slice(-3000); draw();
         }
         function follow() {
           const events = new EventSource(api("/api/v1/events"));
           events.addEventListener("fix", e => { const f = JSON.parse(e.data);
-            if (f.mode >= 2 && f.lat !== undefined) { S.fix = f; S.state = "live"; S.track.push([f.lat, f.lon]); if (S.track.length > 3000) S.track.shift(); }
+            if (f.mode >= 2 && f.lat !== undefined) { S.fix = f; S.state = "live"; extendTrack(f); }
             else if (S.fix) { S.state = "stale"; }
             renderPanel(); draw(); });
           events.addEventListener("status", e => { S.status = JSON.parse(e.data); renderPanel(); draw(); });
           followTimeline(events);
         }
         /*timeline-script*/
+        /*motion-script*/
         window.addEventListener("resize", resize);
         setInterval(renderPanel, 1000);
         setInterval(() => { loadStats().then(loadTiles).catch(() => {}); }, 60000);

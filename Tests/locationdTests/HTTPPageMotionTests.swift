@@ -1,0 +1,147 @@
+import Foundation
+import LocationState
+import Testing
+
+/// The page and the motion, in a real headless browser, against the daemon's HTTP server
+/// over states the test holds (``PageServer``): while the device is stopped the map stays
+/// still (the marker at the stay's centroid, no track from the jitter, no panning) and
+/// "parked for" and the open stay run with the wall clock; once the fix is stale they say
+/// what is known, up to the last fix; moving again, the track goes on from the stay.
+@Suite(.timeLimit(.minutes(3)))
+struct HTTPPageMotionTests {
+    static let place = (lat: 48.137, lon: 11.575)
+
+    static func fix(_ time: Date, lat: Double, lon: Double, speed: Double = 0.2) -> Location {
+        Location(
+            time: time, mode: .threeD, lat: lat, lon: lon, altMSL: 520, speed: speed, eph: 9, satellitesUsed: 9,
+            source: .gpsd, device: "/dev/ttyACM0")
+    }
+
+    /// A time as the page's timeline shows it: HH:MM, UTC.
+    static func clock(_ date: Date) -> String {
+        String(UTCCalendar.iso8601(date).dropFirst(11).prefix(5))
+    }
+
+    /// The minutes in "parked for N min" or "parked for at least N min".
+    static func minutes(_ text: String) -> Int? {
+        Int(text.split(separator: " ").dropLast().last ?? "")
+    }
+
+    @Test func aParkedDeviceStaysStillAndItsTimesFollowTheFreshness() async throws {
+        let directory = try TemporaryDirectory()
+        let page = try await PageServer(directory: directory.path)
+        defer { page.stop() }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let tiles = try TileDatabase.open(at: URL(fileURLWithPath: directory.path + "/" + TileDatabase.fileName))
+        let stopTile = Tile(latitude: Self.place.lat, longitude: Self.place.lon, zoom: 17)
+        try tiles.add([
+            TileRecord(
+                tile: Tile(latitude: 48.130, longitude: 11.540, zoom: 17), firstSeen: now, lastSeen: now, visits: 1),
+            TileRecord(tile: stopTile, firstSeen: now, lastSeen: now, visits: 1),
+        ])
+        // A stay at home, a trip, and a stop that began 5 min before the last fix, which came 2 min ago.
+        let since = now.addingTimeInterval(-420)
+        let home = Stay(
+            start: now.addingTimeInterval(-2400), end: now.addingTimeInterval(-1800), latitude: 48.130,
+            longitude: 11.540, radius: 5, fixes: 600)
+        let trip = Trip(
+            start: home.end, end: since, from: home.start, to: since, distance: 3100, maxSpeed: 14, fixes: 1380)
+        let stop = Stay(
+            start: since, end: now.addingTimeInterval(-120), latitude: Self.place.lat, longitude: Self.place.lon,
+            radius: 4, fixes: 300, isOpen: true)
+        page.entries.withLock { $0 = [.stay(home), .trip(trip), .stay(stop)] }
+        page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
+        page.status ~> .live(.gpsd, lastFix: now.addingTimeInterval(-120))
+        page.deviceLocation
+            ~> Self.fix(now.addingTimeInterval(-120), lat: Self.place.lat + 0.00002, lon: Self.place.lon)
+
+        let browser = try await WebDriver()
+        try await browser.open(page.url)
+        try await browser.waitFor(
+            "the day's three entries", #"return document.getElementById("timeline").dataset.entries === "3""#)
+        try await browser.waitFor(
+            "parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
+        try await browser.waitFor("the map", #"return document.getElementById("map").dataset.tilesDrawn === "2""#)
+        // Live: parked since the stop began until now (7 min or more), not until the fix (5 min).
+        let parked = try #require(
+            try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        #expect(parked.hasPrefix("parked for ") && !parked.contains("at least"), "\(parked)")
+        #expect((Self.minutes(parked) ?? 0) >= 7, "\(parked)")
+        let open = try #require(
+            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
+        )
+        #expect(open == Self.clock(since) + "–now", "\(open)")
+
+        // Jitter while stopped: the marker stays at the centroid, the track and the view do not move.
+        let map = #"""
+            const c = document.getElementById("map");
+            return [c.dataset.marker || "", c.dataset.trackPoints, JSON.stringify(S.view)];
+            """#
+        let before = try #require(try await browser.run(map) as? [String])
+        #expect(before[0] == String(format: "%.7f,%.7f", Self.place.lat, Self.place.lon), "\(before)")
+        var last = now
+        for second in 0..<15 {
+            last = Date().addingTimeInterval(Double(second) / 10)
+            let angle = Double(second) * 2.4
+            page.deviceLocation
+                ~> Self.fix(
+                    last, lat: Self.place.lat + 0.00004 * cos(angle), lon: Self.place.lon + 0.00006 * sin(angle))
+        }
+        try await browser.waitFor(
+            "the last jitter fix", #"return S.fix.time === "\#(UTCCalendar.iso8601(last))""#)
+        _ = try await browser.run("draw(); return true")
+        let after = try #require(try await browser.run(map) as? [String])
+        #expect(after == before)
+        // The jitter crossed into the next tile, and the page reloads the tiles (as it does each minute): the map stays.
+        let next = try #require(Tile(zoom: 17, x: stopTile.x + 1, y: stopTile.y))
+        try tiles.add([TileRecord(tile: next, firstSeen: last, lastSeen: last, visits: 1)])
+        _ = try await browser.run("loadStats().then(loadTiles); return true")
+        try await browser.waitFor("the new tile", #"return document.getElementById("map").dataset.tilesDrawn === "3""#)
+        #expect(try await browser.run(map) as? [String] == before)
+        // The panel still shows the raw fix, as `locationd last` does.
+        let shown = try #require(
+            try await browser.run(#"return Number(document.getElementById("lat").dataset.value)"#) as? Double)
+        #expect(shown != Self.place.lat)
+
+        // Stale: parked for at least as long as the fixes tell, the open stay known until the last fix.
+        page.deviceLocation ~> nil
+        page.status ~> .stale(.gpsd, lastFix: last)
+        try await browser.waitFor(
+            "the stale badge", #"return document.getElementById("badge").dataset.badge === "stale""#)
+        let atLeast = try #require(
+            try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
+        #expect(atLeast.hasPrefix("parked for at least "), "\(atLeast)")
+        let known = try #require(
+            try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
+        )
+        #expect(known == "since \(Self.clock(since)), last fix \(Self.clock(last))", "\(known)")
+
+        // Moving again: the stop closes, the track goes on from its centroid and the marker follows the fixes.
+        let left = Date()
+        page.entries.withLock {
+            $0[2] = .stay(
+                Stay(
+                    start: since, end: left, latitude: Self.place.lat, longitude: Self.place.lon, radius: 4,
+                    fixes: 320))
+            $0.append(
+                .trip(Trip(start: left, end: left, from: since, distance: 0, maxSpeed: 0, fixes: 1, isOpen: true)))
+        }
+        page.status ~> .live(.gpsd, lastFix: left)
+        page.motion ~> .moving
+        try await browser.waitFor("moving", #"return document.getElementById("parked").dataset.motion === "moving""#)
+        var lon = Self.place.lon
+        for second in 1...10 {
+            lon += 0.0003
+            page.deviceLocation
+                ~> Self.fix(left.addingTimeInterval(Double(second)), lat: Self.place.lat, lon: lon, speed: 20)
+        }
+        try await browser.waitFor(
+            "the drive drawn", #"return document.getElementById("map").dataset.trackPoints === "11""#)
+        let track = try #require(try await browser.run("draw(); return drawnTrack()") as? [[Double]])
+        #expect(track.first == [Self.place.lat, Self.place.lon], "\(track.prefix(2))")
+        let marker = try #require(
+            try await browser.run(#"return document.getElementById("map").dataset.marker"#) as? String)
+        #expect(marker == String(format: "%.7f,%.7f", Self.place.lat, lon))
+        await browser.quit()
+    }
+}

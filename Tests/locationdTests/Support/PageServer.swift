@@ -1,0 +1,48 @@
+import Foundation
+import LocationState
+import Testing
+
+@testable import locationd
+
+/// The daemon's HTTP server in-process, on a free loopback port, over states the test
+/// holds: the fix, the status, the motion and the timeline's stays and trips. For the
+/// page in a real browser where the test must choose what the daemon knows, and when
+/// (a live fix dated now, a stop that began minutes ago).
+final class PageServer: Sendable {
+    let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
+    let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.gpsd))
+    let motion = MonitoredState<Motion>(key: "motion", initialValue: .unknown)
+    let events = MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil)
+    /// What `/api/v1/timeline` answers from: the stays and trips, closed and open.
+    let entries = Locked<[TimelineEntry]>([])
+    let port: Int
+    private let server: Task<Void, any Error>
+
+    /// Starts the server over the data directory `directory` (no tiles, no tracks unless
+    /// the test writes them there).
+    init(directory: String) async throws {
+        let log = CapturedLog()
+        let logger = log.logger(level: .notice)
+        let context = try DaemonContext.testing(
+            directory: directory, deviceLocation: deviceLocation, status: status, logger: logger)
+        let entries = entries
+        let routes = HTTPRoutes(
+            responder: ControlResponder(context: context), status: status,
+            statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
+            dataDirectory: URL(fileURLWithPath: directory),
+            tracksDirectory: URL(fileURLWithPath: directory + "/tracks"), events: HTTPEventStreams(logger: logger),
+            timeline: .init(motion: motion, events: events) { from, to in
+                entries.withLock { $0.filter { $0.end > from && $0.start < to }.map(\.jsonString) }
+            })
+        var configuration = HTTPConfiguration()
+        configuration.port = 0
+        let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
+        server = Task { try await service.run() }
+        let line = try await log.lines.next(within: .seconds(20), "the URL logged") { $0.contains("serving") }
+        port = try #require(Int(line.split(separator: ":").last?.prefix(while: \.isNumber) ?? ""))
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/" }
+
+    func stop() { server.cancel() }
+}
