@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Testing
 
 /// A real gpsd started by `gpsfake` on a loopback port, fed with an NMEA log.
@@ -34,6 +35,15 @@ final class GPSFake: @unchecked Sendable {
     private let lines: Int
     /// gpsfake's `TMPDIR`, removed by `stop()`.
     private let directory: String
+    /// What adding the terminal to gpsd went through, for a failure's message.
+    private let addTrace = AddTrace()
+
+    /// The steps of ``addDevice(of:controlDirectory:port:trace:)``, as they happen.
+    final class AddTrace: Sendable {
+        private let steps = Locked<[String]>([])
+        func note(_ step: String) { steps.withLock { if $0.last != step { $0.append(step) } } }
+        var text: String { steps.withLock { $0.suffix(6).joined(separator: " / ") } }
+    }
 
     /// Starts gpsfake with `log` on `port` (a free one when nil). With `once`,
     /// nothing is fed until `startFeeding()`.
@@ -61,8 +71,8 @@ final class GPSFake: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: directory + "/gpsfake.err", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory + "/gpsfake.err")
         try process.run()
-        let (pid, directory, port) = (process.processIdentifier, directory, self.port)
-        Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory, port: port) }
+        let (pid, directory, port, trace) = (process.processIdentifier, directory, self.port, addTrace)
+        Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory, port: port, trace: trace) }
     }
 
     /// Adds gpsfake's terminal to its gpsd through gpsd's control socket, as gpsfake
@@ -73,24 +83,59 @@ final class GPSFake: @unchecked Sendable {
     /// most often with a client already watching when gpsd starts). An add that comes
     /// second gets gpsd's "ERROR" (already there), which is harmless. Gives up when
     /// gpsfake ends or after 30 s.
-    private static func addDevice(of gpsfake: pid_t, controlDirectory: String, port: Int) {
+    private static func addDevice(of gpsfake: pid_t, controlDirectory: String, port: Int, trace: AddTrace) {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, kill(gpsfake, 0) == 0 {
             // gpsfake opens the terminal to everyone just after creating it; added before
             // that, gpsd (which drops root) fails to open it and forgets the device.
-            if let terminal = terminal(of: gpsfake), isOpenToAll(terminal),
+            guard let terminal = terminal(of: gpsfake) else {
+                trace.note("no terminal yet")
+                usleep(20_000)
+                continue
+            }
+            guard isOpenToAll(terminal) else {
+                trace.note("\(terminal) not open to all")
+                usleep(20_000)
+                continue
+            }
+            guard
                 let socketName = try? FileManager.default.contentsOfDirectory(atPath: controlDirectory)
                     .first(where: { $0.hasSuffix(".sock") }),
                 let connection = try? connectRaw(controlDirectory + "/" + socketName)
-            {
-                // gpsd reads the command up to the NUL and answers "OK" or "ERROR".
-                try? connection.write(contentsOf: Data("+\(terminal)\r\n\0".utf8))
-                let answered = readLineBlocking(connection) != nil
-                try? connection.close()
-                if answered, gpsd(on: port, lists: terminal) { return }
+            else {
+                trace.note("no control socket")
+                usleep(20_000)
+                continue
+            }
+            // gpsd reads the command up to the NUL and answers "OK" or "ERROR".
+            try? connection.write(contentsOf: Data("+\(terminal)\r\n\0".utf8))
+            let answer = readLineBlocking(connection)
+            try? connection.close()
+            trace.note("added \(terminal): \(answer ?? "no answer")")
+            if answer != nil {
+                if gpsd(on: port, lists: terminal) {
+                    trace.note("listed")
+                    return
+                }
+                trace.note("not listed")
             }
             usleep(20_000)
         }
+        trace.note(kill(gpsfake, 0) == 0 ? "gave up after 30 s" : "gpsfake ended")
+    }
+
+    /// What gpsd on this port answers to `?DEVICES;` now.
+    private var devicesNow: String {
+        guard let connection = try? connectTCP(port: port) else { return "no connection" }
+        defer { try? connection.close() }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(
+            connection.fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try? connection.write(contentsOf: Data("?DEVICES;\n".utf8))
+        while let line = readLineBlocking(connection) {
+            if line.contains(#""class":"DEVICES""#) { return line }
+        }
+        return "no DEVICES answer"
     }
 
     /// Whether the gpsd on `port` names `device` in its answer to `?DEVICES;`.
@@ -133,7 +178,7 @@ final class GPSFake: @unchecked Sendable {
         } catch {
             let lines = log.lines.pending.suffix(8).joined(separator: "\n")
             Issue.record(
-                "gpsd \(gpsdPID.map { "pid \($0)" } ?? "not running") on port \(port); gpsfake says: \(messages)\nlog:\n\(lines)",
+                "gpsd \(gpsdPID.map { "pid \($0)" } ?? "not running") on port \(port); gpsfake says: \(messages)\nadding its terminal: \(addTrace.text); gpsd's devices now: \(devicesNow)\nlog:\n\(lines)",
                 sourceLocation: sourceLocation)
             throw error
         }
