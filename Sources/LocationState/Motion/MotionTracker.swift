@@ -165,7 +165,9 @@ public struct MotionTracker: Sendable, Hashable, Codable {
                 let stay = current.stay(end: point.time, isOpen: false)
                 closing = continuesClosing ? closing.map { $0.merged(with: stay) } : stay
                 continuesClosing = false
-                trip = TripProgress(start: point.time, from: closing?.start, distance: segment)
+                // The trip starts at this fix: the step into it lies in the stay's time
+                // (which ends here), so it is not the trip's distance either.
+                trip = TripProgress(start: point.time, from: closing?.start, distance: 0)
             } else {
                 var moving = trip ?? TripProgress(start: current.start, from: nil, distance: 0)
                 moving.absorb(current)

@@ -89,12 +89,7 @@ final class GPSFake: @unchecked Sendable {
             // gpsfake opens the terminal to everyone just after creating it; added before
             // that, gpsd (which drops root) fails to open it and forgets the device.
             guard let terminal = terminal(of: gpsfake) else {
-                trace.note("no terminal yet")
-                usleep(20_000)
-                continue
-            }
-            guard isOpenToAll(terminal) else {
-                trace.note("\(terminal) not open to all")
+                trace.note("no terminal open to all yet")
                 usleep(20_000)
                 continue
             }
@@ -158,14 +153,19 @@ final class GPSFake: @unchecked Sendable {
         return stat(path, &status) == 0 && status.st_mode & 0o006 == 0o006
     }
 
-    /// The pseudo-terminal gpsfake writes the log into (it keeps the slave end open).
+    /// The pseudo-terminal gpsfake writes the log into, among those `pid` has open
+    /// (gpsfake keeps the slave end open; gpsd opens it): the one open to everyone, as
+    /// gpsfake makes it. gpsfake and its gpsd also inherit whatever terminal another
+    /// test of this process had open when gpsfake was started (Process does not close
+    /// them), which is not open to everyone: taken for gpsfake's, it was added to gpsd
+    /// in vain, and counted as gpsd's device before gpsd had opened the real one.
     private static func terminal(of pid: pid_t) -> String? {
         let directory = "/proc/\(pid)/fd"
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         return descriptors.lazy.compactMap {
             try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)
         }
-        .first { $0.hasPrefix("/dev/pts/") }
+        .first { $0.hasPrefix("/dev/pts/") && isOpenToAll($0) }
     }
 
     /// Runs `body`; when it throws, records what gpsfake and `log` said first, so
