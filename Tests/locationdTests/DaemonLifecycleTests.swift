@@ -140,17 +140,21 @@ struct DaemonLifecycleTests {
         let daemon = try await DaemonProcess(
             dataDirectory: data, arguments: ["--source", "simulated"], socketPath: directory.path + "/control.sock")
         let socket = daemon.socketPath
-        // The fixes the stores have seen: the daemon counts each where the last fix store takes it.
-        let fixesSeen: @Sendable () -> Int = {
-            let answer = ((try? ControlClient.ask("?STATUS;", socketPath: socket)) ?? nil) ?? ""
+        // The time of the daemon's current fix (`?LAST;`), in seconds since 1970.
+        let lastFixTime: @Sendable () -> Double = {
+            let answer = ((try? ControlClient.ask("?LAST;", socketPath: socket)) ?? nil) ?? ""
             let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
-            return object?["fixes"] as? Int ?? 0
+            guard let text = object?["time"] as? String,
+                let time = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            else { return 0 }
+            return time.timeIntervalSince1970
         }
-        try await waitUntil(seconds: 60) { fixesSeen() >= 1 }
-        let before = fixesSeen()
+        try await waitUntil(seconds: 60) { lastFixTime() > 0 }
         try FileManager.default.removeItem(atPath: data)
-        // Fixes that reach the last fix store after the directory vanished cannot be stored.
-        try await waitUntil(seconds: 60) { fixesSeen() >= before + 2 }
+        let removed = Date().timeIntervalSince1970
+        // A fix dated two seconds after the directory vanished is newer than anything the
+        // last fix store wrote, so it waits to be written there, which cannot be done.
+        try await waitUntil(seconds: 60) { lastFixTime() >= removed + 2 }
         let stopped = try await daemon.stop(with: SIGTERM, within: 20)
         #expect(stopped.status != 0)
         #expect(daemon.stderr.contains("cannot write"), "\(daemon.stderr)")

@@ -89,9 +89,15 @@ struct GPSDFallbackTests {
         let task = Task { try await Self.automatic(gpsd: gpsd, log: log).run { events.post($0) } }
         defer { task.cancel() }
 
-        _ = try await events.next(where: Self.isFix(from: .simulated))
+        do {
+            // The start of a full run is its busiest moment: 60 s bounds a hang, not the speed.
+            _ = try await events.next(within: .seconds(60), "a simulated fix", where: Self.isFix(from: .simulated))
+        } catch {
+            Issue.record("no simulated fix; the log:\n\(log.lines.pending.suffix(8).joined(separator: "\n"))")
+            throw error
+        }
         let warning = try await log.lines.next("the fallback warning") { $0.contains("SIMULATOR") }
-        #expect(warning.hasPrefix("warning") && warning.contains("127.0.0.1:\(port) is not reachable"))
+        #expect(warning.hasPrefix("warning") && warning.contains("127.0.0.1:\(port) is not reachable"), "\(warning)")
 
         let track = TestTrack()
         let gpsfake = try GPSFake(log: try track.write(), port: port)

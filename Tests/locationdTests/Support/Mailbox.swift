@@ -34,7 +34,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     /// The next element that matches, skipping (and dropping) those that do not;
     /// records an issue and throws when none arrives within `limit`.
     func next(
-        within limit: Duration = .seconds(10),
+        within limit: Duration = .seconds(30),
         _ description: String = "an element",
         sourceLocation: SourceLocation = #_sourceLocation,
         where matches: @escaping @Sendable (Element) -> Bool = { _ in true }

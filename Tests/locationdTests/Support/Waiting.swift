@@ -87,14 +87,14 @@ func readLineBlocking(_ handle: FileHandle) -> String? {
 
 /// Polls `condition` until it holds, failing the test after `seconds`.
 func waitUntil(
-    seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool
+    seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () -> Bool
 ) async throws {
     _ = try await waitUntil(seconds: seconds, "condition", sourceLocation: sourceLocation) { condition() ? () : nil }
 }
 
 /// Polls `value` until it gives one, and returns it; fails the test after `seconds`.
 func waitUntil<Value>(
-    seconds: Double = 10, _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
+    seconds: Double = 30, _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ value: () async throws -> Value?
 ) async throws -> Value {
     let deadline = Date().addingTimeInterval(seconds)
