@@ -41,11 +41,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
-            valueName: "path"))
-    var socket: String?
+    @OptionGroup var socket: DaemonSocketOption
 
     func validate() throws {
         if day != nil, from != nil || to != nil {
@@ -83,7 +79,7 @@ struct ExportCommand: ParsableCommand {
             } else {
                 try TrackExport.interval(from: from, to: to, maxDays: nil)
             }
-        let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+        let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
         let argument = day.map { ["day": $0] } ?? ["from": from ?? "", "to": to ?? ""]
         var recordings: [Data] = []
         var expected: [Int] = []

@@ -18,11 +18,7 @@ struct LastCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The daemon's control socket (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
-            valueName: "path"))
-    var socket: String?
+    @OptionGroup var socket: DaemonSocketOption
 
     @Flag(help: "Print the TPV object, with `age` (seconds) and `state`, as one JSON line.")
     var json = false
@@ -43,7 +39,7 @@ struct LastCommand: ParsableCommand {
 
     func run() throws {
         let directory = dataDirectory.url.path
-        let sockets = DaemonSockets(socket: socket, dataDirectory: dataDirectory)
+        let sockets = DaemonSockets(socket: socket.path, dataDirectory: dataDirectory)
         let answer: LastFixAnswer
         do {
             let reply = try sockets.ask("?LAST;")

@@ -19,11 +19,7 @@ struct RegionsCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The daemon's control socket (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
-            valueName: "path"))
-    var socket: String?
+    @OptionGroup var socket: DaemonSocketOption
 
     @Option(help: ArgumentHelp("The GeoJSON region file (default: the daemon's).", valueName: "file"))
     var regions: String?
@@ -41,7 +37,7 @@ struct RegionsCommand: ParsableCommand {
 
     private func listing() throws(LocationError) -> String {
         let directory = dataDirectory.url.path
-        let sockets = DaemonSockets(socket: socket, dataDirectory: dataDirectory)
+        let sockets = DaemonSockets(socket: socket.path, dataDirectory: dataDirectory)
         var file = regions
         var membership: MembershipState
         let origin: String

@@ -20,11 +20,7 @@ struct TilesCommand: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
-            valueName: "path"))
-    var socket: String?
+    @OptionGroup var socket: DaemonSocketOption
 
     @Option(
         help: ArgumentHelp(
@@ -50,7 +46,7 @@ struct TilesCommand: ParsableCommand {
     func run() throws {
         let output = BufferedOutput()
         do {
-            let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+            let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
             let argument = zoom.map { #"={"zoom":\#($0)}"# } ?? ""
             let fallback =
                 stats

@@ -47,11 +47,7 @@ struct TimelineCommand: AsyncParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(
-        help: ArgumentHelp(
-            "The daemon's control socket to ask (default: the system daemon's, \(DaemonSockets.systemPath), then control.sock in the data directory).",
-            valueName: "path"))
-    var socket: String?
+    @OptionGroup var socket: DaemonSocketOption
 
     func validate() throws {
         if day != nil, from != nil || to != nil { throw ValidationError("Give a day or --from and --to, not both.") }
@@ -92,7 +88,7 @@ struct TimelineCommand: AsyncParsableCommand {
     /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
     /// written from the timeline file as the daemon writes them, so that either prints the same.
     private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
-        let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
+        let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
         // The range as the user gave it, today's date when none: the daemon reads it as this command does.
         let argument =
             from != nil || to != nil
