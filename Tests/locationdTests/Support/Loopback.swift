@@ -43,3 +43,16 @@ func readMessages(from client: Int32, _ consume: (inout [UInt8]) -> Bool) {
         guard consume(&pending) else { return }
     }
 }
+
+/// An MQTT packet's fixed header: its length and the whole packet's, once the header
+/// (type byte and variable-length "remaining length") is complete in `bytes`.
+func mqttFixedHeader(_ bytes: [UInt8]) -> (headerLength: Int, length: Int)? {
+    var (remaining, multiplier, index) = (0, 1, 1)
+    while index < bytes.count, index <= 4 {
+        remaining += Int(bytes[index] & 0x7F) * multiplier
+        if bytes[index] & 0x80 == 0 { return (index + 1, index + 1 + remaining) }
+        multiplier *= 128
+        index += 1
+    }
+    return nil
+}

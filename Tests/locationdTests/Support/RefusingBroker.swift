@@ -43,7 +43,7 @@ final class RefusingBroker: @unchecked Sendable {
     private static func serve(_ client: Int32, refusing suffix: [UInt8], counter: Counter) {
         defer { close(client) }
         readMessages(from: client) { pending in
-            while let (headerLength, length) = header(pending), pending.count >= length {
+            while let (headerLength, length) = mqttFixedHeader(pending), pending.count >= length {
                 let packet = Array(pending.prefix(length))
                 pending.removeFirst(length)
                 var answer: [UInt8] = []
@@ -68,18 +68,6 @@ final class RefusingBroker: @unchecked Sendable {
             }
             return true
         }
-    }
-
-    /// The fixed header's length and the whole packet's, once the fixed header is complete.
-    private static func header(_ bytes: [UInt8]) -> (headerLength: Int, length: Int)? {
-        var (remaining, multiplier, index) = (0, 1, 1)
-        while index < bytes.count, index <= 4 {
-            remaining += Int(bytes[index] & 0x7F) * multiplier
-            if bytes[index] & 0x80 == 0 { return (index + 1, index + 1 + remaining) }
-            multiplier *= 128
-            index += 1
-        }
-        return nil
     }
 
     /// Stops accepting (connections already open stay until their client goes).

@@ -41,7 +41,8 @@ final class SilentBroker: @unchecked Sendable {
     private static func serve(_ client: Int32, counter: Counter, answersPings: Bool) {
         defer { close(client) }
         readMessages(from: client) { pending in
-            while let (type, length) = header(pending), pending.count >= length {
+            while let (_, length) = mqttFixedHeader(pending), pending.count >= length {
+                let type = pending[0] >> 4
                 pending.removeFirst(length)
                 switch type {
                 case 1:
@@ -56,18 +57,6 @@ final class SilentBroker: @unchecked Sendable {
             }
             return true
         }
-    }
-
-    /// The packet type and the whole packet's length, once its fixed header is complete.
-    private static func header(_ bytes: [UInt8]) -> (type: UInt8, length: Int)? {
-        var (remaining, multiplier, index) = (0, 1, 1)
-        while index < bytes.count, index <= 4 {
-            remaining += Int(bytes[index] & 0x7F) * multiplier
-            if bytes[index] & 0x80 == 0 { return (bytes[0] >> 4, index + 1 + remaining) }
-            multiplier *= 128
-            index += 1
-        }
-        return nil
     }
 
     /// Stops accepting (connections already open stay until their client goes).
