@@ -119,8 +119,13 @@ final class GPSFake: @unchecked Sendable {
         trace.note(kill(gpsfake, 0) == 0 ? "gave up after 30 s" : "gpsfake ended")
     }
 
-    /// What gpsd on this port answers to `?DEVICES;` now.
-    private var devicesNow: String {
+    /// Whether the gpsd on `port` names `device` in its answer to `?DEVICES;`.
+    private static func gpsd(on port: Int, lists device: String) -> Bool {
+        devices(on: port).contains(#""path":"\#(device)""#)
+    }
+
+    /// What the gpsd on `port` answers to `?DEVICES;` now (its DEVICES line), or why nothing.
+    private static func devices(on port: Int) -> String {
         guard let connection = try? connectTCP(port: port) else { return "no connection" }
         defer { try? connection.close() }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
@@ -131,20 +136,6 @@ final class GPSFake: @unchecked Sendable {
             if line.contains(#""class":"DEVICES""#) { return line }
         }
         return "no DEVICES answer"
-    }
-
-    /// Whether the gpsd on `port` names `device` in its answer to `?DEVICES;`.
-    private static func gpsd(on port: Int, lists device: String) -> Bool {
-        guard let connection = try? connectTCP(port: port) else { return false }
-        defer { try? connection.close() }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(
-            connection.fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        try? connection.write(contentsOf: Data("?DEVICES;\n".utf8))
-        while let line = readLineBlocking(connection) {
-            if line.contains(#""class":"DEVICES""#) { return line.contains(#""path":"\#(device)""#) }
-        }
-        return false
     }
 
     /// Whether everyone may read and write `path`.
@@ -178,7 +169,7 @@ final class GPSFake: @unchecked Sendable {
         } catch {
             let lines = log.lines.pending.suffix(8).joined(separator: "\n")
             Issue.record(
-                "gpsd \(gpsdPID.map { "pid \($0)" } ?? "not running") on port \(port); gpsfake says: \(messages)\nadding its terminal: \(addTrace.text); gpsd's devices now: \(devicesNow)\nlog:\n\(lines)",
+                "gpsd \(gpsdPID.map { "pid \($0)" } ?? "not running") on port \(port); gpsfake says: \(messages)\nadding its terminal: \(addTrace.text); gpsd's devices now: \(Self.devices(on: port))\nlog:\n\(lines)",
                 sourceLocation: sourceLocation)
             throw error
         }
