@@ -150,7 +150,10 @@ struct DaemonLifecycleTests {
             return time.timeIntervalSince1970
         }
         try await waitUntil(seconds: 60) { lastFixTime() > 0 }
+        // A file where the directory was: the tile logger, which makes a vanished data
+        // directory again when it retries, cannot, so nothing can be stored any more.
         try FileManager.default.removeItem(atPath: data)
+        #expect(FileManager.default.createFile(atPath: data, contents: Data("not a directory".utf8)))
         let removed = Date().timeIntervalSince1970
         // A fix dated two seconds after the directory vanished is newer than anything the
         // last fix store wrote, so it waits to be written there, which cannot be done.
