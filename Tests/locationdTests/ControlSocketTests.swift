@@ -40,13 +40,13 @@ final class ControlFixture: Sendable {
         let directory = try TemporaryDirectory()
         let fixture = try await ControlFixture(socketPath: directory.path + "/control.sock")
         defer { Task { await fixture.server.stop() } }
-        let last = try ControlClient.ask("?LAST;", socketPath: fixture.server.path)
+        let last = try ControlClient.askPatiently("?LAST;", socketPath: fixture.server.path)
         #expect(last?.hasPrefix(#"{"class":"TPV""#) == true)
-        let status = try ControlClient.ask("?STATUS;", socketPath: fixture.server.path)
+        let status = try ControlClient.askPatiently("?STATUS;", socketPath: fixture.server.path)
         #expect(status == #"{"class":"STATUS","source":"simulated"}"#)
-        let unknown = try ControlClient.ask("?FLY;", socketPath: fixture.server.path)
+        let unknown = try ControlClient.askPatiently("?FLY;", socketPath: fixture.server.path)
         #expect(unknown == #"{"class":"ERROR","message":"unrecognized request 'FLY'"}"#)
-        let garbage = try ControlClient.ask("\u{1}\u{2}\"zz", socketPath: fixture.server.path)
+        let garbage = try ControlClient.askPatiently("\u{1}\u{2}\"zz", socketPath: fixture.server.path)
         #expect(garbage?.hasPrefix(#"{"class":"ERROR","message":"unrecognized request '"#) == true)
     }
 
@@ -58,7 +58,7 @@ final class ControlFixture: Sendable {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         await fixture.server.stop()
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(try ControlClient.ask("?LAST;", socketPath: path) == nil)
+        #expect(try ControlClient.askPatiently("?LAST;", socketPath: path) == nil)
     }
 
     @Test func endlessLineIsCutOffAndOthersAreStillServed() async throws {
@@ -72,7 +72,7 @@ final class ControlFixture: Sendable {
         try? flooder.write(contentsOf: chunk)
         #expect(await readLine(flooder) == #"{"class":"ERROR","message":"request too long"}"#)
         #expect(await readLine(flooder) == nil)
-        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+        #expect(try ControlClient.askPatiently("?STATUS;", socketPath: fixture.server.path) != nil)
     }
 
     @Test func clientsBeyondTheLimitAreRefusedAndSlotsAreReturned() async throws {
@@ -92,7 +92,7 @@ final class ControlFixture: Sendable {
         #expect(await readLine(refused) == #"{"class":"ERROR","message":"too many clients"}"#)
         held.removeAll()
         try await waitUntil { fixture.server.clientCount == 0 }
-        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+        #expect(try ControlClient.askPatiently("?STATUS;", socketPath: fixture.server.path) != nil)
     }
 
     @Test func watcherReceivesChangesInOrder() async throws {
@@ -119,6 +119,6 @@ final class ControlFixture: Sendable {
         let line = #"{"class":"TPV","padding":""# + String(repeating: "x", count: 1000) + #""}"#
         for _ in 0..<5000 { fixture.broadcast(line) }
         try await waitUntil { fixture.server.clientCount == 0 }
-        #expect(try ControlClient.ask("?STATUS;", socketPath: fixture.server.path) != nil)
+        #expect(try ControlClient.askPatiently("?STATUS;", socketPath: fixture.server.path) != nil)
     }
 }

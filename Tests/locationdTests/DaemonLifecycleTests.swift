@@ -24,7 +24,7 @@ struct DaemonLifecycleTests {
         kill(daemon.process.processIdentifier, SIGHUP)
         try await waitForLog(daemon, "SIGHUP: keeping the configuration in force: \(file):2: log-level must be one of")
         #expect(daemon.process.isRunning)
-        #expect(try ControlClient.ask("?STATUS;", socketPath: daemon.socketPath) != nil)
+        #expect(try ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath) != nil)
 
         try "source = simulated\nlog-level = info\nzooms = 12\n".write(toFile: file, atomically: true, encoding: .utf8)
         kill(daemon.process.processIdentifier, SIGHUP)
@@ -57,10 +57,10 @@ struct DaemonLifecycleTests {
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
         try await waitUntil(seconds: 20) {
-            let status = (try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil
+            let status = (try? ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)) ?? nil
             return status?.contains(#""state":"live""#) == true
         }
-        let newest = try #require(try ControlClient.ask("?LAST;", socketPath: daemon.socketPath))
+        let newest = try #require(try ControlClient.askPatiently("?LAST;", socketPath: daemon.socketPath))
         let newestTime = try #require(
             (try JSONSerialization.jsonObject(with: Data(newest.utf8)) as? [String: Any])?["time"] as? String)
         kill(daemon.process.processIdentifier, SIGTERM)
@@ -110,7 +110,7 @@ struct DaemonLifecycleTests {
         #expect(second.stderr.contains("answers on the control socket \(socket)"))
         #expect(second.stderr.split(separator: "\n").count == 1, "\(second.stderr)")
         // The first still answers on its socket after the second gave up.
-        #expect(try ControlClient.ask("?VERSION;", socketPath: socket) != nil)
+        #expect(try ControlClient.askPatiently("?VERSION;", socketPath: socket) != nil)
         #expect(try await first.stop().status == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
@@ -121,7 +121,7 @@ struct DaemonLifecycleTests {
         try makeStaleSocket(at: stale)
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"], socketPath: stale)
-        #expect(try ControlClient.ask("?VERSION;", socketPath: stale) != nil)
+        #expect(try ControlClient.askPatiently("?VERSION;", socketPath: stale) != nil)
         #expect(try await daemon.stop().status == 0)
 
         let plain = directory.path + "/notes.txt"
@@ -142,7 +142,7 @@ struct DaemonLifecycleTests {
         let socket = daemon.socketPath
         // The time of the daemon's current fix (`?LAST;`), in seconds since 1970.
         let lastFixTime: @Sendable () -> Double = {
-            let answer = ((try? ControlClient.ask("?LAST;", socketPath: socket)) ?? nil) ?? ""
+            let answer = ((try? ControlClient.askPatiently("?LAST;", socketPath: socket)) ?? nil) ?? ""
             let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
             guard let text = object?["time"] as? String,
                 let time = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -39,7 +39,7 @@ struct RegionDaemonTests {
         try await waitUntil(seconds: 30) {
             (try? String(contentsOfFile: hookOutput, encoding: .utf8)) == "enter\nbavaria\n1\n"
         }
-        let answer = try #require(try ControlClient.ask("?REGIONS;", socketPath: daemon.socketPath))
+        let answer = try #require(try ControlClient.askPatiently("?REGIONS;", socketPath: daemon.socketPath))
         #expect(answer == #"{"class":"REGIONS","file":"\#(regions)","count":1,"inside":["bavaria"],"pending":[]}"#)
         #expect(daemon.stderr.contains(#"entered region bavaria ("Bavaria") at"#))
 
@@ -51,7 +51,7 @@ struct RegionDaemonTests {
         try Self.collection(Self.bavaria, Self.faroe).write(toFile: regions, atomically: true, encoding: .utf8)
         kill(daemon.process.processIdentifier, SIGHUP)
         try await waitUntil(seconds: 20) { daemon.stderr.contains("reloaded 2 regions from \(regions)") }
-        let reloaded = try #require(try ControlClient.ask("?REGIONS;", socketPath: daemon.socketPath))
+        let reloaded = try #require(try ControlClient.askPatiently("?REGIONS;", socketPath: daemon.socketPath))
         #expect(reloaded.contains(#""count":2,"inside":["bavaria"]"#))
         // `locationd regions` asks the daemon, which names its region file.
         let fromDaemon = try await runLocationd(["regions", "--data-dir", data, "--json"])

@@ -43,7 +43,7 @@ struct TimelineDaemonTests {
         }
         let daemon = try await DaemonProcess(dataDirectory: data, arguments: ["--config", config])
         try await waitUntil(seconds: 60) { closedStays().count >= 2 }
-        let status = try #require(try ControlClient.ask("?STATUS;", socketPath: daemon.socketPath))
+        let status = try #require(try ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath))
         #expect(status.contains(#""motion":""#), "\(status)")
         let seen = closedStays()
         _ = try await daemon.stop(with: SIGKILL)

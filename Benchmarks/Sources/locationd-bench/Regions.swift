@@ -13,7 +13,7 @@ import LocationState
 /// the track crosses a boundary, as it does for a device. A second Swift figure takes
 /// 20,000 random points instead, each far from the last (a transition almost every
 /// fix: the worst case, not a device). Everything is drawn from a fixed seed. The
-/// target (issue #13): under 20 µs median with 100,000 regions, within 5x of 10.
+/// target: under 20 µs median with 100,000 regions, within 5x of 10.
 func regionsBenchmark() async throws {
     var random = SplitMix64(seed: 13)
     var many: [Region] = []

@@ -2,8 +2,8 @@ import Foundation
 import LocationState
 
 /// Peak resident memory of `locationd replay --data-dir` and `locationd tiles` on a
-/// 2 M-tile history, beside the `sqlite3` shell exporting the same rows (issue #16:
-/// memory flat whatever the history; target under 64 MB).
+/// 2 M-tile history, beside the `sqlite3` shell exporting the same rows (the
+/// target: memory flat whatever the history, under 64 MB).
 ///
 /// The history comes from a replay: 2,002,225 fixes, one at the centre of each tile
 /// of a 1415 x 1415 block at zoom 17, each 61 s after the one before (past the tile

@@ -7,7 +7,7 @@ import Foundation
 /// latitude and longitude 9 decimals (0.1 mm), metres and m/s 3, course 4, HDOP 2.
 /// ``appendJSON(to:)`` is the fast path (no Foundation encoder); the `Codable`
 /// conformance reads gpsd's TPV objects (`gpspipe -w`), including its older `alt`.
-extension Location {
+extension Location: JSONLine {
     /// Appends the TPV object (no newline) to `out`.
     public func appendJSON(to out: inout [UInt8]) {
         // At most 790 bytes without the device: keys and quotes (205), 15 decimals (32 each), 3
@@ -72,14 +72,6 @@ extension Location {
         case .restored: out.literal(#","source":"restored""#)
         }
         if closed { out.byte(UInt8(ascii: "}")) }
-    }
-
-    /// The TPV object as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes `,"name":value` for a finite value.

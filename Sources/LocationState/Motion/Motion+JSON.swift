@@ -1,6 +1,6 @@
 import Foundation
 
-extension Motion {
+extension Motion: JSONLine {
     /// The motion as a line of locationd's protocol (no newline):
     /// `{"class":"MOTION","motion":"moving"}`, `{"class":"MOTION","motion":"unknown"}` or
     /// `{"class":"MOTION","motion":"stopped","since":"2026-11-23T07:00:00.000Z","lat":52.5,"lon":13.4}`.
@@ -20,13 +20,6 @@ extension Motion {
                 out.byte(UInt8(ascii: "}"))
             }
         }
-    }
-
-    /// The JSON line as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Stay {
+extension Stay: JSONLine {
     /// The stay as a line of locationd's protocol (no newline):
     /// `{"class":"STAY","start":ISO8601,"end":ISO8601,"lat":52.5,"lon":13.4,"radius":3.2,"fixes":300}`,
     /// with `"open":true` last while the stay goes on.
@@ -26,12 +26,5 @@ extension Stay {
             if isOpen { out.literal(#","open":true"#) }
             out.byte(UInt8(ascii: "}"))
         }
-    }
-
-    /// The JSON line as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

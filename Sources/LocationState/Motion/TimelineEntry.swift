@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of the timeline: a stay or a trip, closed or open.
-public enum TimelineEntry: Sendable, Hashable {
+public enum TimelineEntry: Sendable, Hashable, JSONLine {
     case stay(Stay)
     case trip(Trip)
 
@@ -26,11 +26,11 @@ public enum TimelineEntry: Sendable, Hashable {
         }
     }
 
-    /// The entry's STAY or TRIP line (no newline).
-    public var jsonString: String {
+    /// Appends the entry's STAY or TRIP line (no newline) to `out`.
+    public func appendJSON(to out: inout [UInt8]) {
         switch self {
-        case .stay(let stay): stay.jsonString
-        case .trip(let trip): trip.jsonString
+        case .stay(let stay): stay.appendJSON(to: &out)
+        case .trip(let trip): trip.appendJSON(to: &out)
         }
     }
 }

@@ -1,4 +1,4 @@
-extension TimelineEvent {
+extension TimelineEvent: JSONLine {
     /// The event's JSON line (no newline): a MOTION, STAY, TRIP or DROP object.
     public func appendJSON(to out: inout [UInt8]) {
         switch self {
@@ -7,12 +7,5 @@ extension TimelineEvent {
         case .tripClosed(let trip): trip.appendJSON(to: &out)
         case .stayDropped(let stay): stay.appendDropJSON(to: &out)
         }
-    }
-
-    /// The JSON line as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

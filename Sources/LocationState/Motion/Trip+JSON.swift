@@ -1,6 +1,6 @@
 import Foundation
 
-extension Trip {
+extension Trip: JSONLine {
     /// The trip as a line of locationd's protocol (no newline):
     /// `{"class":"TRIP","start":ISO8601,"end":ISO8601,"distance":1234.5,"duration":300.000,"avgSpeed":4.12,
     /// "maxSpeed":9.80,"fixes":300,"from":ISO8601,"to":ISO8601}`; `from` and `to` (the stays'
@@ -34,12 +34,5 @@ extension Trip {
             if isOpen { out.literal(#","open":true"#) }
             out.byte(UInt8(ascii: "}"))
         }
-    }
-
-    /// The JSON line as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

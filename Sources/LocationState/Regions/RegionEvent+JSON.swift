@@ -1,6 +1,6 @@
 import Foundation
 
-extension RegionEvent {
+extension RegionEvent: JSONLine {
     /// The event as a line of locationd's protocol (no newline):
     /// `{"class":"REGION","event":"enter","region":"home","name":"Home","time":"2026-11-23T07:00:00.000Z","lat":52.5,"lon":13.4}`,
     /// with `"simulated":true` last for a simulated fix.
@@ -28,13 +28,6 @@ extension RegionEvent {
             if simulated { out.literal(#","simulated":true"#) }
             out.byte(UInt8(ascii: "}"))
         }
-    }
-
-    /// The JSON line as a String.
-    public var jsonString: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One line for people, in the style of a replayed fix's text line (no newline):
