@@ -17,9 +17,11 @@ struct HTTPPageMotionTests {
             source: .gpsd, device: "/dev/ttyACM0")
     }
 
-    /// A time as the page's timeline shows it: HH:MM, UTC.
-    static func clock(_ date: Date) -> String {
-        String(UTCCalendar.iso8601(date).dropFirst(11).prefix(5))
+    /// A time as the page's timeline shows it on the day of `shown`: HH:MM, UTC, after the
+    /// date when that is another day.
+    static func clock(_ date: Date, on shown: Date) -> String {
+        let (iso, day) = (UTCCalendar.iso8601(date), UTCCalendar.iso8601(shown).prefix(10))
+        return (iso.hasPrefix(day) ? "" : iso.prefix(10) + " ") + iso.dropFirst(11).prefix(5)
     }
 
     /// The minutes in "parked for N min" or "parked for at least N min".
@@ -41,6 +43,8 @@ struct HTTPPageMotionTests {
         ])
         // A stay at home, a trip, and a stop that began 5 min before the last fix, which came 2 min ago.
         let since = now.addingTimeInterval(-420)
+        // The day the page shows: the first fix's.
+        let shownDay = now.addingTimeInterval(-120)
         let home = Stay(
             start: now.addingTimeInterval(-2400), end: now.addingTimeInterval(-1800), latitude: 48.130,
             longitude: 11.540, radius: 5, fixes: 600)
@@ -70,7 +74,7 @@ struct HTTPPageMotionTests {
         let open = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
         )
-        #expect(open == Self.clock(since) + "–now", "\(open)")
+        #expect(open == Self.clock(since, on: shownDay) + "–now", "\(open)")
 
         // Jitter while stopped: the marker stays at the centroid, the track and the view do not move.
         let map = #"""
@@ -114,7 +118,7 @@ struct HTTPPageMotionTests {
         let known = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
         )
-        #expect(known == "since \(Self.clock(since)), last fix \(Self.clock(last))", "\(known)")
+        #expect(known == "since \(Self.clock(since, on: shownDay)), last fix \(Self.clock(last, on: shownDay))", "\(known)")
 
         // Moving again: the stop closes, the track goes on from its centroid and the marker follows the fixes.
         let left = Date()
@@ -142,6 +146,42 @@ struct HTTPPageMotionTests {
         let marker = try #require(
             try await browser.run(#"return document.getElementById("map").dataset.marker"#) as? String)
         #expect(marker == String(format: "%.7f,%.7f", Self.place.lat, lon))
+        await browser.quit()
+    }
+
+    @Test func aStayBegunOnAnEarlierDayShowsItsDate() async throws {
+        let directory = try TemporaryDirectory()
+        let page = try await PageServer(directory: directory.path)
+        defer { page.stop() }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        // Parked for two days and an hour; the last fix a minute ago.
+        let since = now.addingTimeInterval(-(49 * 3600))
+        let last = now.addingTimeInterval(-60)
+        let stay = Stay(
+            start: since, end: last, latitude: Self.place.lat, longitude: Self.place.lon, radius: 4, fixes: 90_000,
+            isOpen: true)
+        page.entries.withLock { $0 = [.stay(stay)] }
+        page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
+        page.status ~> .live(.gpsd, lastFix: last)
+        page.deviceLocation ~> Self.fix(last, lat: Self.place.lat, lon: Self.place.lon)
+
+        let browser = try await WebDriver()
+        try await browser.open(page.url)
+        try await browser.waitFor("the open stay", ##"return document.querySelector("#timeline li.open") !== null"##)
+        let when = ##"return document.querySelector("#timeline li.open .when").textContent"##
+        let live = try #require(try await browser.run(when) as? String)
+        let begun = String(UTCCalendar.iso8601(since).prefix(16)).replacingOccurrences(of: "T", with: " ")
+        #expect(live == begun + "–now", "\(live)")
+        let what = try #require(
+            try await browser.run(##"return document.querySelector("#timeline li.open .what").textContent"##) as? String)
+        #expect(what.hasPrefix("Stay · 49 h "), "\(what)")
+
+        page.deviceLocation ~> nil
+        page.status ~> .stale(.gpsd, lastFix: last)
+        try await browser.waitFor(
+            "the stale badge", #"return document.getElementById("badge").dataset.badge === "stale""#)
+        let stale = try #require(try await browser.run(when) as? String)
+        #expect(stale == "since \(begun), last fix \(Self.clock(last, on: last))", "\(stale)")
         await browser.quit()
     }
 }

@@ -34,7 +34,8 @@ extension HTTPPage {
         S.motion = null; S.entries = []; S.tripPath = [];
         function describeDuration(s) { const m = Math.max(0, Math.round(s / 60)); if (m < 60) return m + " min";
           return Math.floor(m / 60) + " h " + (m % 60) + " min"; }
-        function clock(iso) { return iso.slice(11, 16); }
+        // HH:MM, with the date in front when it is not the day shown (a stay begun days ago).
+        function clock(iso) { return (iso.slice(0, 10) === $("day").value ? "" : iso.slice(0, 10) + " ") + iso.slice(11, 16); }
         // Whether the fix is current: the badge says live (or simulated) and the fix is dated
         // within 5 minutes of the page's clock (room for a clock that is off; a replayed old
         // track is live, but not current).
