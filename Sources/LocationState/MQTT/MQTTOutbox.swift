@@ -67,7 +67,7 @@ public final class MQTTOutbox {
     /// follows, so a message sent as it comes costs one write and no read.
     private var tail: [Message] = []
     private static let tailLimit = 256
-    /// When the messages older than the maximum age were last deleted; see ``ageCheckInterval``.
+    /// When the messages older than the maximum age were last deleted; see `ageCheckInterval`.
     private var agedOutAt = Date.distantPast
     /// The age bound is applied at most this often (seconds): a message may outlive it
     /// by that much, and an append costs no second statement.
@@ -146,7 +146,7 @@ public final class MQTTOutbox {
     /// Appends a message at the end and applies the bounds, in one transaction: when it
     /// throws (a full disk), nothing changed. Returns the message's id.
     ///
-    /// Most appends apply no bound (see ``ageCheckInterval``): those are one prepared
+    /// Most appends apply no bound (see `ageCheckInterval`): those are one prepared
     /// INSERT, its own transaction, one page written to the WAL.
     @discardableResult
     public func append(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) throws(LocationError)
@@ -215,7 +215,10 @@ public final class MQTTOutbox {
 
     /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.
     ///
-    /// - Parameter fromFile: read the file even when the messages are in memory (tests).
+    /// - Parameters:
+    ///   - id: the last message already handled, or nil for none.
+    ///   - limit: how many messages at most.
+    ///   - fromFile: read the file even when the messages are in memory (tests).
     public func messages(after id: Int64?, limit: Int, fromFile: Bool = false) throws(LocationError) -> [Message] {
         // Every message after `id` is in the tail when the tail starts at or before id + 1:
         // the tail holds every message appended since its first, and ids only grow.

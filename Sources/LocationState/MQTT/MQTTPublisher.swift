@@ -15,9 +15,9 @@ import Logging
 ///
 /// While the broker keeps up, a message is sent first and stored only if its PUBACK is
 /// late (`MQTTPublisher+Sending`): no SQLite transaction per fix, at the risk of losing,
-/// on a SIGKILL, a message the broker did not get within ``storeDelay`` either.
+/// on a SIGKILL, a message the broker did not get within `storeDelay` either.
 ///
-/// Thread safety: every mutable property lives on ``queue`` (libmosquitto's callbacks
+/// Thread safety: every mutable property lives on `queue` (libmosquitto's callbacks
 /// enter it with `queue.sync`), except the six behind a lock of their own (`state`,
 /// `stopping`, `wasConnected`, `proven`, `steady`, `loopThread`) and `client` and `wakePipe`, which
 /// `start` sets before the loop thread starts and `stop` clears after it ended.
@@ -32,7 +32,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         public var connected: Bool
         public var queued: Int
         public var dropped: Int
-        /// Connected, but no PUBACK for ``MQTTPublisher/acknowledgementTimeout`` while messages wait.
+        /// Connected, but no PUBACK for `acknowledgementTimeout` while messages wait.
         public var stalled = false
     }
 
@@ -110,7 +110,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
     let wasConnected = Locked(false)
-    /// Set on ``queue`` when the current connection proved itself: a PUBACK came, or it
+    /// Set on `queue` when the current connection proved itself: a PUBACK came, or it
     /// lived ``stableConnection``. One the broker ends before is a failure for the backoff.
     let proven = Locked(false)
     /// How long a connection must live, without a PUBACK, to count as working: a broker
@@ -121,7 +121,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// broker that answers pings but acknowledges nothing is dropping what it gets.
     var acknowledgementTimeout: UInt64 { UInt64(max(configuration.keepAliveSeconds, 10)) * 1_000_000_000 }
     /// Whether the publisher is keeping up: connected, every stored message handed
-    /// over, few in flight, nobody draining. Set on ``queue`` by `pump`; the loop
+    /// over, few in flight, nobody draining. Set on `queue` by `pump`; the loop
     /// thread then pauses between reads (see ``acknowledgementPause``).
     let steady = Locked(false)
     /// How long the loop thread waits after a read while ``steady`` (milliseconds), so
@@ -136,9 +136,14 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     /// Loads libmosquitto, opens the outbox in `directory` and reads the password file.
     ///
-    /// - Parameter queue: the serial queue the publisher's state lives on (by default one
-    ///   of its own); the daemon passes the queue of its other listeners, so that a fix
-    ///   wakes one thread for all of them rather than one more for MQTT.
+    /// - Parameters:
+    ///   - configuration: the broker, topics, login and publishing rules.
+    ///   - directory: the data directory, where the outbox lives.
+    ///   - logger: where connections, refusals and drops are told.
+    ///   - queue: the serial queue the publisher's state lives on (by default one of its
+    ///     own); the daemon passes the queue of its other listeners, so that a fix wakes
+    ///     one thread for all of them rather than one more for MQTT.
+    ///   - now: the time the publisher starts at (tests give their own).
     /// - Throws: ``LocationError`` when libmosquitto cannot be loaded, the password file
     ///   cannot be read or the outbox cannot be created.
     public init(

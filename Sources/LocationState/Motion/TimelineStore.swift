@@ -14,7 +14,7 @@ import Logging
 /// it takes that trip's `to` away, in the same transaction.
 ///
 /// A file that is not a usable timeline is moved aside to `timeline.sqlite.corrupt-TIMESTAMP`
-/// with one warning, and a new one is started (``locationd timeline --rebuild`` fills it
+/// with one warning, and a new one is started (`locationd timeline --rebuild` fills it
 /// again from the recorded tracks).
 ///
 /// - Important: not thread-safe for writing; its owner confines writes to one serial

@@ -51,6 +51,12 @@ public final class RegionHooks: Sendable {
     private let running = Locked(0)
 
     /// - Parameters:
+    ///   - onEnter: the command (program and arguments) run on entering a region, if any.
+    ///   - onLeave: the command run on leaving one, if any.
+    ///   - timeout: how long a command may run before its process group is killed.
+    ///   - maximumRunning: how many commands may run at once; an event beyond is logged
+    ///     and its command skipped.
+    ///   - logger: where each command's failure is told.
     ///   - finished: called on the runner's thread with each command's outcome (for tests).
     public init(
         onEnter: [String]?, onLeave: [String]?, timeout: Duration = .seconds(10), maximumRunning: Int = 8,

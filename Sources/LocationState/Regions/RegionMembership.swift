@@ -17,7 +17,7 @@ import Foundation
 /// - **Start**: the first usable fix ever (nothing persisted yet) puts the device in
 ///   the regions it is inside of without an event, as CoreLocation does when
 ///   monitoring starts; ``Options/notifyInitialState`` asks for enter events instead.
-///   Regions added by a reload are settled the same way by ``settle(_:adding:fix:options:)``.
+///   Regions added by a reload are settled the same way by `settle(_:adding:fix:options:)`.
 /// - No fix (stale, lost, no fix), a fix without a position, and a fix restored from
 ///   disk change nothing. Simulated fixes make events marked ``RegionEvent/simulated``;
 ///   replayed fixes count like live ones.

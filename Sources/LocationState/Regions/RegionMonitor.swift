@@ -6,7 +6,7 @@ import Logging
 /// date from `deviceLocation` by ``RegionMembership``, persisted, with its events.
 ///
 /// ``update(with:now:)`` runs the reducer for one change of the location; attached
-/// with ``attach(to:)``, it runs for every change, in order, on a queue of its own.
+/// with `attach(to:)`, it runs for every change, in order, on a queue of its own.
 /// ``membership`` changes only when the set of regions changes; ``events`` receives
 /// the events of each transition (one array per fix that made any). With a
 /// ``PersistentState`` the whole membership (including pending enters) survives a

@@ -47,14 +47,17 @@ public struct MQTTService: Service {
         }
     }
 
-    /// - Parameter deviceLocation: the fixes to publish (the daemon's one fix per epoch).
-    /// - Parameter regions: with region monitoring, each enter and leave goes out as an
-    ///   OwnTracks `transition` on `TOPIC/event`, and the regions as `waypoints` (at
-    ///   start and after each reload).
-    /// - Parameter timeline: with motion tracking, fixes follow the motion (a stop, then a
-    ///   heartbeat), the motion and each closed stay and trip go out (`TOPIC/motion`,
-    ///   `TOPIC/timeline`) with today's distance (`TOPIC/distance`), and discovery adds
-    ///   Home Assistant's `moving` binary sensor and the distance sensor.
+    /// - Parameters:
+    ///   - publisher: the client that sends, with its outbox.
+    ///   - deviceLocation: the fixes to publish (the daemon's one fix per epoch).
+    ///   - status: the source's state; each change of its name goes out as a status message.
+    ///   - regions: with region monitoring, each enter and leave goes out as an OwnTracks
+    ///     `transition` on `TOPIC/event`, and the regions as `waypoints` (at start and
+    ///     after each reload).
+    ///   - timeline: with motion tracking, fixes follow the motion (a stop, then a
+    ///     heartbeat), the motion and each closed stay and trip go out (`TOPIC/motion`,
+    ///     `TOPIC/timeline`) with today's distance (`TOPIC/distance`), and discovery adds
+    ///     Home Assistant's `moving` binary sensor and the distance sensor.
     public init(
         publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>,
         regions: RegionService? = nil, timeline: Timeline? = nil

@@ -34,6 +34,7 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
     /// Attaches `listener`, held weakly, to be called on `queue`.
     ///
     /// - Parameters:
+    ///   - listener: the object whose `stateDidChange` is called with each change.
     ///   - queue: where `stateDidChange` runs; by default a serial queue of the
     ///     listener's own.
     ///   - policy: every change (``DeliveryPolicy/all``) or only the newest while
@@ -70,12 +71,18 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
     /// Calls `handler` on `queue` for each change until the returned token is
     /// cancelled or released.
     ///
-    /// Parameters as for ``addListener(_:on:policy:sendingCurrentValue:)``, and:
-    /// - Parameter filter: when given, only the changes for which it returns true
-    ///   are buffered and delivered (the current value is sent regardless). It runs
-    ///   in `modify`, on the modifying thread, with no lock held: it must be quick.
-    ///   A change it rejects costs the listener no wake-up at all, which is the
-    ///   point: a status that changes its date on every fix but its name rarely.
+    /// - Parameters:
+    ///   - queue: where `handler` runs; by default a serial queue of its own.
+    ///   - policy: every change or only the newest while behind, as for
+    ///     ``addListener(_:on:policy:sendingCurrentValue:)``.
+    ///   - sendingCurrentValue: deliver the current value first, as a change whose
+    ///     `old` and `new` are both that value.
+    ///   - filter: when given, only the changes for which it returns true are
+    ///     buffered and delivered (the current value is sent regardless). It runs in
+    ///     `modify`, on the modifying thread, with no lock held: it must be quick. A
+    ///     change it rejects costs the listener no wake-up at all, which is the point:
+    ///     a status that changes its date on every fix but its name rarely.
+    ///   - handler: called with each change.
     @inlinable
     public func observe(
         on queue: DispatchQueue? = nil,

@@ -31,10 +31,14 @@ public final class PersistentState<Value: Codable & Sendable>: State<Value>, @un
     /// Loads the value stored under `key` in `store`, or uses `defaultValue`.
     ///
     /// - Parameters:
+    ///   - key: the file name the value is stored under.
+    ///   - defaultValue: the value when nothing (usable) is stored.
+    ///   - store: the directory's atomic store.
     ///   - writeInterval: the least time between two writes; changes in between
     ///     are coalesced into the next write (``flush()`` writes at once).
     ///   - maxBytes: the largest stored file taken (at most ``FileSystem/maxFileBytes``).
     ///   - validate: why a decoded value cannot be used, or `nil` when it can.
+    ///   - logger: where a stored file moved aside or a failed write is told.
     /// - Throws: ``LocationError`` for a key that is not a plain file name, or
     ///   when an unreadable stored file cannot be moved aside.
     public init(

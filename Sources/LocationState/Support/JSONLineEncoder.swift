@@ -1,7 +1,7 @@
 /// Encodes an `Encodable` value as one line of JSON, with its members in the order the
 /// value encodes them: locationd's answers put `"class"` first, as gpsd's do, and
 /// Foundation's `JSONEncoder` orders members as a dictionary does. Strings go through
-/// the one escaper (``ByteWriter/jsonString(_:)``), numbers as Swift prints them
+/// the one escaper (`ByteWriter.jsonString(_:)`), numbers as Swift prints them
 /// (shortest form; integral values without a fraction).
 ///
 /// - Throws: `EncodingError.invalidValue` for a non-finite number.

@@ -23,7 +23,7 @@ import Foundation
 ///   Entities declared in the document itself are expanded within libxml2's bound on
 ///   entity amplification (a billion laughs ends the document at once); predefined
 ///   entities, character references, CDATA and comments are read as XML defines them.
-///   Elements nest at most 256 deep (checked in ``GPXParser``: libxml2's push parser has
+///   Elements nest at most 256 deep (checked in `GPXParser`: libxml2's push parser has
 ///   no limit of its own). A document that is not well-formed (truncated, invalid
 ///   UTF-8, an entity bomb) ends the replay at the error, keeping the fixes before it,
 ///   and says why in ``ReplayStatistics/stopReason``.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// An epoch (gpsd's "reporting cycle") starts with a timed sentence whose time differs
 /// by more than 0.01 s from the previous timed sentence's, compared as gpsd 3.22 does
-/// (``startsCycle(_:after:)``: the times read as the numbers hhmmss.sss, so 59.995 s
+/// (`startsCycle(_:after:)`: the times read as the numbers hhmmss.sss, so 59.995 s
 /// and the next minute's 00.000 are 41.005 apart, and a difference of exactly 10 ms
 /// goes either way as gpsd's floating point decides). Timed sentences are GGA, GLL,
 /// GNS and GBS with a time, and RMC with status `A`/`D`, a time and a date; ZDA only
@@ -53,7 +53,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     /// Two timed sentences whose times differ by less than this belong to one cycle, and
-    /// by more, to two, milliseconds; at exactly this, ``startsCycle(_:after:)`` decides.
+    /// by more, to two, milliseconds; at exactly this, `startsCycle(_:after:)` decides.
     static let epochTolerance = 10
 
     /// The sentence types, for learning which one ends a cycle.
