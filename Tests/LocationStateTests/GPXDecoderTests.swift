@@ -125,6 +125,26 @@ struct GPXDecoderTests {
         #expect(located[0].time == date("2024-03-01T06:30:00Z"))
     }
 
+    /// The schema's times are UTC: one without a zone (older loggers write them so) is UTC,
+    /// one with an offset is moved to UTC, fractions are kept.
+    @Test func timesWithoutAZoneAreUTCAndOffsetsAreApplied() {
+        let text = """
+            <gpx version="1.1" creator="OsmAnd" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+              <trkpt lat="52.52" lon="13.405"><time>2024-06-01T10:00:00+02:00</time></trkpt>
+              <trkpt lat="52.5201" lon="13.4051"><time>2024-06-01T08:00:01.5</time></trkpt>
+              <trkpt lat="52.5202" lon="13.4052"><time>2024-06-01T08:00:03</time></trkpt>
+              <trkpt lat="52.5203" lon="13.4053"><time>2024-06-01 08:00</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let located = fixes(decodeGPX(text).0)
+        #expect(
+            located.map(\.time) == [
+                date("2024-06-01T08:00:00Z"), date("2024-06-01T08:00:01.5Z"), date("2024-06-01T08:00:03Z"), nil,
+            ])
+        // Elsewhere (gpsd JSON, the stores, the command line) a time must say its zone.
+        #expect(UTCCalendar.parseISO8601("2024-06-01T08:00:03") == nil)
+    }
+
     /// BRouter: a comment with the track's statistics, turn instructions as waypoints, and
     /// the same route as a `rte`, whose points are a plan, not positions.
     @Test func brouterExportWithARouteAndWaypoints() {

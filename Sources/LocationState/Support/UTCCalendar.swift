@@ -50,7 +50,12 @@ public enum UTCCalendar {
     }
 
     /// Parses ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SS[.fff...]Z` or with a `+00:00` offset); nil when malformed.
-    public static func parseISO8601(_ text: some StringProtocol) -> Date? {
+    ///
+    /// - Parameters:
+    ///   - text: the date and time.
+    ///   - zonelessIsUTC: take a time without `Z` or an offset as UTC (GPX, whose schema
+    ///     says its times are UTC) instead of refusing it.
+    public static func parseISO8601(_ text: some StringProtocol, zonelessIsUTC: Bool = false) -> Date? {
         let bytes = Array(text.utf8)
         func number(_ start: Int, _ width: Int) -> Int? {
             guard start + width <= bytes.count else { return nil }
@@ -62,7 +67,7 @@ public enum UTCCalendar {
             }
             return value
         }
-        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+        guard bytes.count >= (zonelessIsUTC ? 19 : 20), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
@@ -88,7 +93,7 @@ public enum UTCCalendar {
         {
             offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
-        } else {
+        } else if !(zonelessIsUTC && index == bytes.count) {
             return nil
         }
         guard index == bytes.count else { return nil }

@@ -256,7 +256,7 @@ final class GPXParser {
         case .elevation:
             point?.altMSL = value
             if value != nil, point?.mode == .twoD { point?.mode = .threeD }
-        case .time: point?.time = UTCCalendar.parseISO8601(GPXParser.trimmed(text))
+        case .time: point?.time = UTCCalendar.parseISO8601(GPXParser.trimmed(text), zonelessIsUTC: true)
         case .fix:
             switch GPXParser.trimmed(text) {
             case "none": point?.mode = .noFix
