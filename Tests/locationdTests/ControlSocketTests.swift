@@ -61,6 +61,20 @@ final class ControlFixture: Sendable {
         #expect(try ControlClient.askPatiently("?LAST;", socketPath: path) == nil)
     }
 
+    /// A path that is no socket (a file given to --socket by mistake) is said to be one,
+    /// not taken for a daemon that is not running.
+    @Test func aFileThatIsNoSocketIsAUsageError() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notes.txt"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: LocationError.usage("\(path) is not a socket: name a daemon's control socket")) {
+            try ControlClient.askPatiently("?LAST;", socketPath: path)
+        }
+        let run = try await runLocationd(["last", "--socket", path])
+        #expect(run.status == 64)
+        #expect(run.stderr == "locationd: \(path) is not a socket: name a daemon's control socket\n")
+    }
+
     @Test func endlessLineIsCutOffAndOthersAreStillServed() async throws {
         let directory = try TemporaryDirectory()
         var limits = ControlServer.Limits()

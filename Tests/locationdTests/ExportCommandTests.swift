@@ -66,7 +66,8 @@ struct ExportCommandTests {
         (["../../etc/passwd"], 64, "a day is written YYYY-MM-DD"),
         (["--from", "2026-05-15", "--to", "2026-05-14"], 64, "the range is backwards"),
         (["--from", "yesterday", "--to", "2026-05-14"], 64, "from is not a date"),
-        (["--from", "2026-05-14"], 64, "give the range as from=DATE&to=DATE"),
+        (["--from", "2026-05-14"], 64, "a range needs both --from and --to"),
+        (["--to", "2026-05-14"], 64, "a range needs both --from and --to"),
         (["--data-dir", "/nonexistent/locationd", "2026-05-14"], 66, "no data directory at /nonexistent/locationd"),
         (["--output", "/nonexistent/dir/x.gpx", "2026-05-14"], 73, "/nonexistent/dir"),
     ])

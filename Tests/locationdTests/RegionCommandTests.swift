@@ -113,4 +113,18 @@ struct RegionCommandTests {
         let text = try await runLocationd(["regions", "--regions", regions, "--data-dir", directory])
         #expect(text.stdout.hasPrefix("in    home  \"Home\"  circle 100 m"))
     }
+
+    /// Without a daemon and without a region file there is nothing to list: one line
+    /// that says both, and 64.
+    @Test func noDaemonAndNoRegionFileIsOneLine() async throws {
+        let directory = try TemporaryDirectory()
+        let run = try await runLocationd(["regions", "--data-dir", directory.path])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix("locationd: no daemon answers (yours on \(directory.path)/control.sock)")
+                && run.stderr.hasSuffix("name a region file with --regions FILE\n"), "\(run.stderr)")
+    }
 }

@@ -54,6 +54,9 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         do {
+            if day == nil, (from == nil) != (to == nil) {
+                throw TrackExport.Failure(kind: .badRequest, message: "a range needs both --from and --to")
+            }
             let gpx = try document()
             if let output {
                 try OutputTarget.deliver(Data(gpx.utf8), to: output)

@@ -49,6 +49,9 @@ struct RegionsCommand: ParsableCommand {
                 inside: Set(answer.inside.map { RegionID($0) }), pendingSince: pending, settled: true)
             origin = "daemon"
         } else {
+            guard file != nil else {
+                throw .usage("\(sockets.nobodyAnswers), or it monitors no regions; name a region file with --regions FILE")
+            }
             membership = try Self.stored(in: directory)
             origin = "store"
             StandardError.line(

@@ -90,6 +90,10 @@ enum ControlClient {
         guard connected == 0 else {
             let failure = errno
             close(fd)
+            var status = stat()
+            if failure == ECONNREFUSED, stat(socketPath, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+                throw .usage("\(socketPath) is not a socket: name a daemon's control socket")
+            }
             switch failure {
             case ENOENT, ECONNREFUSED, ENOTDIR: return nil
             case EACCES, EPERM:
