@@ -31,7 +31,12 @@ extension MQTTPublisher {
     /// `TOPIC/distance`. On ``queue``.
     func publish(distance: DayDistance, at now: Date = Date()) {
         distanceDayEnd = distance.end
-        let payload = #"{"day":"\#(distance.day)","distance":\#(String(format: "%.1f", distance.metres))}"#
+        struct Payload: Encodable {
+            let day: String
+            let distance: Double
+        }
+        let rounded = (distance.metres * 10).rounded() / 10
+        guard let payload = try? JSONLineEncoder().encode(Payload(day: distance.day, distance: rounded)) else { return }
         enqueue(topic: configuration.distanceTopic, payload: Array(payload.utf8), retain: true, at: now)
     }
 
@@ -39,24 +44,15 @@ extension MQTTPublisher {
     /// `moving` (on while moving, off while stopped, unknown otherwise) and a `sensor` of
     /// today's distance in metres. On ``queue``.
     func publishTimelineDiscovery() {
-        let objectID = configuration.discoveryObjectID
-        let device: [String: Any] = [
-            "identifiers": [objectID], "name": configuration.deviceName, "manufacturer": "locationd",
-        ]
-        let moving: [String: Any] = [
-            "name": "Moving", "unique_id": objectID + "_moving", "state_topic": configuration.motionTopic,
-            "value_template": "{{ {'moving': 'ON', 'stopped': 'OFF'}.get(value_json.motion, 'None') }}",
-            "device_class": "moving", "device": device,
-        ]
-        let distance: [String: Any] = [
-            "name": "Distance today", "unique_id": objectID + "_distance_today", "state_topic": configuration.distanceTopic,
-            "value_template": "{{ value_json.distance }}", "unit_of_measurement": "m", "device_class": "distance",
-            "state_class": "total_increasing", "device": device,
-        ]
-        for (component, suffix, config) in [("binary_sensor", "moving", moving), ("sensor", "distance_today", distance)] {
-            guard let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) else { continue }
+        let (objectID, name) = (configuration.discoveryObjectID, configuration.deviceName)
+        for sensor in [
+            HomeAssistantSensor.moving(objectID: objectID, deviceName: name, topic: configuration.motionTopic),
+            HomeAssistantSensor.distanceToday(objectID: objectID, deviceName: name, topic: configuration.distanceTopic),
+        ] {
+            guard let payload = try? JSONLineEncoder().encode(sensor) else { continue }
             enqueue(
-                topic: "homeassistant/\(component)/\(objectID)_\(suffix)/config", payload: [UInt8](data), retain: true)
+                topic: "homeassistant/\(sensor.component)/\(objectID)_\(sensor.suffix)/config",
+                payload: Array(payload.utf8), retain: true)
         }
     }
 
