@@ -9,11 +9,16 @@ import LocationState
 /// Plain blocking POSIX calls with a timeout: one request, its lines back, no event loop
 /// to start, so that asking a running daemon costs a few milliseconds.
 enum ControlClient {
+    /// Seconds a command waits for each line of the daemon's answer: a live daemon answers
+    /// in milliseconds, a busy one on a small, loaded machine within a few seconds; past
+    /// this the command says the daemon did not answer (exit 69).
+    static let defaultTimeout = 5
+
     /// Sends `request` and returns the first line of the answer, without its newline.
     ///
     /// - Returns: `nil` when no daemon listens at `socketPath` (no socket file, or a stale one).
     /// - Throws: `LocationError` when the path is unusable or the daemon does not answer in time.
-    static func ask(_ request: String, socketPath: String, timeoutSeconds: Int = 2) throws(LocationError) -> String? {
+    static func ask(_ request: String, socketPath: String, timeoutSeconds: Int = defaultTimeout) throws(LocationError) -> String? {
         var first: String?
         let answered = try converse(request, socketPath: socketPath, timeoutSeconds: timeoutSeconds) { line in
             first = line
@@ -30,7 +35,7 @@ enum ControlClient {
     ///   time (`timeoutSeconds` between two reads), or closes before the answer is complete;
     ///   and what `line` throws.
     static func converse(
-        _ request: String, socketPath: String, timeoutSeconds: Int = 2,
+        _ request: String, socketPath: String, timeoutSeconds: Int = defaultTimeout,
         line handle: (String) throws(LocationError) -> Bool
     ) throws(LocationError) -> Bool {
         guard let fd = try connect(socketPath, timeoutSeconds: timeoutSeconds) else { return false }
