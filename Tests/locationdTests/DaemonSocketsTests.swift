@@ -65,7 +65,8 @@ struct DaemonSocketsTests {
         let version = try await runLocationd(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == LocationdVersion.current + "\n")
-        for arguments in [["--version=json"], ["--version", "--json"]] {
+        #expect(try await runLocationd(["last", "--version"]).stdout == LocationdVersion.current + "\n")
+        for arguments in [["--version=json"], ["--version", "--json"], ["--version", "json"]] {
             let refused = try await runLocationd(arguments)
             #expect(refused.status == 64, "\(arguments)")
             #expect(refused.stdout.isEmpty)

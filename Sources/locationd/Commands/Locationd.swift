@@ -19,9 +19,9 @@ struct Locationd: AsyncParsableCommand {
 
 extension Locationd {
     /// Why a `--version` request is refused, or nil: the argument parser would print the
-    /// version for `--version=json` or `--version --json` and ignore the rest, which a
-    /// script asking for a format it cannot have should hear about. A command name
-    /// beside it (`locationd last --version`) is fine.
+    /// version for `--version=json`, `--version --json` or `--version json` and ignore the
+    /// rest, which a script asking for a format it cannot have should hear about. A
+    /// command name beside it (`locationd last --version`) is fine.
     static func versionRefusal(_ arguments: ArraySlice<String>) -> String? {
         guard let request = arguments.first(where: { $0 == "--version" || $0.hasPrefix("--version=") }) else {
             return nil
@@ -30,7 +30,8 @@ extension Locationd {
             return
                 "--version takes no value (it prints the version alone, \(LocationdVersion.current)); not '\(request)'"
         }
-        if let other = arguments.first(where: { $0.hasPrefix("-") && $0 != request }) {
+        let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+        if let other = arguments.first(where: { $0 != request && ($0.hasPrefix("-") || !commands.contains($0)) }) {
             return "--version prints the version alone, \(LocationdVersion.current), in one format; not with '\(other)'"
         }
         return nil
