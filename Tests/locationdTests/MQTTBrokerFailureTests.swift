@@ -6,7 +6,7 @@ import Testing
 /// Brokers that accept the daemon and then fail it: one that hangs up right after its
 /// CONNACK is one outage with a growing backoff; one that acknowledges nothing shows in
 /// the log and in `?STATUS;`. And topics that could never be sent are refused at start.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(4)))
 struct MQTTBrokerFailureTests {
     /// A daemon on the simulator publishing to `broker` (an `mqtt://` URL), with `settings`.
     private static func daemon(
@@ -73,11 +73,16 @@ struct MQTTBrokerFailureTests {
         let daemon = try await Self.daemon(
             directory, broker: "mqtt://127.0.0.1:\(broker.port)", settings: "regions = \(regions)\n")
         do {
-            try await waitUntil(seconds: 40) { daemon.stderr.contains("ended the connection 3 times in a row") }
+            try await waitUntil(seconds: 60) { daemon.stderr.contains("ended the connection 3 times in a row") }
             let acknowledged = broker.acknowledged
-            try await waitUntil(seconds: 40) { broker.acknowledged >= acknowledged + 3 }
+            try await waitUntil(seconds: 60) { broker.acknowledged >= acknowledged + 3 }
         } catch {
-            Issue.record("acknowledged \(broker.acknowledged); the daemon's log: \(daemon.stderr.suffix(3000))")
+            Issue.record(
+                """
+                acknowledged \(broker.acknowledged), refused \(broker.refusals); the daemon's log: \
+                \(daemon.stderr.suffix(3000))
+                its threads: \(daemon.threadStacks().suffix(12000))
+                """)
             throw error
         }
         let status = try #require(Self.mqttStatus(daemon))

@@ -70,6 +70,22 @@ final class DaemonProcess: @unchecked Sendable {
         (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
     }
 
+    /// Every thread's stack in the running daemon (gdb attached for a moment), for the
+    /// message of a test that waited in vain: where a stalled daemon is stuck.
+    func threadStacks() -> String {
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gdb.arguments = ["gdb", "-p", "\(daemonPID)", "-batch", "-nx", "-ex", "thread apply all bt 30"]
+        let output = Pipe()
+        gdb.standardOutput = output
+        gdb.standardError = FileHandle.nullDevice
+        guard (try? gdb.run()) != nil else { return "(gdb could not be started)" }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gdb.waitUntilExit()
+        return text.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
+            .joined(separator: "\n")
+    }
+
     /// The daemon's process: the one started, or the launcher's first child.
     var daemonPID: pid_t {
         let pid = process.processIdentifier
