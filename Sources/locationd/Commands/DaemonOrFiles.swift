@@ -30,26 +30,30 @@ struct DaemonOrFiles {
         /// Runs `read` on the files; its failure says first why no daemon gave the answer.
         func read<T>(_ read: () throws(LocationError) -> T) throws(LocationError) -> T {
             do {
-                let value = try read()
-                if let note { StandardError.line(note) }
-                return value
+                return noted(try read())
             } catch {
-                throw reason.isEmpty ? error : error.after("\(reason); nor can the files be read: ")
+                throw reason.isEmpty ? error : error.after(prefix)
             }
         }
 
         /// ``read(_:)`` for `export`, whose reading also fails with `TrackExport.Failure`.
         func readTracks<T>(_ read: () throws -> T) throws -> T {
             do {
-                let value = try read()
-                if let note { StandardError.line(note) }
-                return value
+                return noted(try read())
             } catch let failure as TrackExport.Failure where !reason.isEmpty {
-                throw TrackExport.Failure(
-                    kind: failure.kind, message: "\(reason); nor can the files be read: \(failure.message)")
+                throw TrackExport.Failure(kind: failure.kind, message: prefix + failure.message)
             } catch let error as LocationError where !reason.isEmpty {
-                throw error.after("\(reason); nor can the files be read: ")
+                throw error.after(prefix)
             }
+        }
+
+        /// What a failure to read the files is prefixed with.
+        private var prefix: String { "\(reason); nor can the files be read: " }
+
+        /// `value`, once the note (if any) is on stderr.
+        private func noted<T>(_ value: T) -> T {
+            if let note { StandardError.line(note) }
+            return value
         }
     }
 

@@ -91,18 +91,20 @@ enum ControlRequest: Equatable, Sendable {
         )
     }
 
+    /// The argument of `?TIMELINE` and `?TRACK`: a day, or the bounds of a range.
+    private struct DayOrRange: Decodable {
+        let day: String?
+        let from: String?
+        let to: String?
+    }
+
     /// `?TIMELINE;` (today, UTC), `?TIMELINE={"day":"YYYY-MM-DD"};` or
     /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 UTC times).
     private static func timeline(_ argument: Substring) -> ControlRequest {
-        struct Argument: Decodable {
-            let day: String?
-            let from: String?
-            let to: String?
-        }
         let bounds =
             argument.allSatisfy(\.isWhitespace)
-            ? Argument(day: nil, from: nil, to: nil)
-            : try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8))
+            ? DayOrRange(day: nil, from: nil, to: nil)
+            : try? JSONDecoder().decode(DayOrRange.self, from: Data(argument.utf8))
         guard let bounds else {
             return .invalid(
                 #"Invalid TIMELINE: give {"day":DATE} or {"from":…,"to":…}, dates or ISO 8601 UTC times, or nothing: "#
@@ -117,12 +119,7 @@ enum ControlRequest: Equatable, Sendable {
 
     /// `?TRACK={"day":"YYYY-MM-DD"};` or `?TRACK={"from":…,"to":…};`.
     private static func track(_ argument: Substring) -> ControlRequest {
-        struct Argument: Decodable {
-            let day: String?
-            let from: String?
-            let to: String?
-        }
-        switch try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) {
+        switch try? JSONDecoder().decode(DayOrRange.self, from: Data(argument.utf8)) {
         case let bounds? where bounds.from == nil && bounds.to == nil && bounds.day != nil:
             return .track(.day(bounds.day ?? ""))
         case let bounds? where bounds.day == nil && bounds.from != nil && bounds.to != nil:
