@@ -31,7 +31,7 @@ struct HTTPPageMotionTests {
 
     @Test func aParkedDeviceStaysStillAndItsTimesFollowTheFreshness() async throws {
         let directory = try TemporaryDirectory()
-        let page = try await PageServer(directory: directory.path)
+        let page = try await PageServer(directory: directory.path, everyDay: true)
         defer { page.stop() }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let tiles = try TileDatabase.open(at: URL(fileURLWithPath: directory.path + "/" + TileDatabase.fileName))
@@ -151,7 +151,7 @@ struct HTTPPageMotionTests {
 
     @Test func aStayBegunOnAnEarlierDayShowsItsDate() async throws {
         let directory = try TemporaryDirectory()
-        let page = try await PageServer(directory: directory.path)
+        let page = try await PageServer(directory: directory.path, everyDay: true)
         defer { page.stop() }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         // Parked for two days and an hour; the last fix a minute ago.

@@ -13,17 +13,18 @@ final class PageServer: Sendable {
     let status = MonitoredState<ProviderStatus>(key: "providerStatus", initialValue: .connecting(.gpsd))
     let motion = MonitoredState<Motion>(key: "motion", initialValue: .unknown)
     let events = MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil)
-    /// What `/api/v1/timeline` answers: these stays and trips, closed and open, whatever
-    /// day the page asks for. A test's entries are dated minutes before now, which near
-    /// midnight (UTC) lie partly on the day before the page's; choosing the entries of a
-    /// day is the recorder's work, tested against the real daemon (`HTTPTimelinePageTests`).
+    /// What `/api/v1/timeline` answers from: the stays and trips, closed and open.
     let entries = Locked<[TimelineEntry]>([])
     let port: Int
     private let server: Task<Void, any Error>
 
     /// Starts the server over the data directory `directory` (no tiles, no tracks unless
     /// the test writes them there).
-    init(directory: String) async throws {
+    ///
+    /// - Parameter everyDay: answer every entry whatever day or range is asked, instead of
+    ///   those that overlap it: for entries dated minutes before now, which near midnight
+    ///   (UTC) lie partly on the day before the one the page shows.
+    init(directory: String, everyDay: Bool = false) async throws {
         let log = CapturedLog()
         let logger = log.logger(level: .notice)
         let context = try DaemonContext.testing(
@@ -34,8 +35,8 @@ final class PageServer: Sendable {
             statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory),
             tracksDirectory: URL(fileURLWithPath: directory + "/tracks"), events: HTTPEventStreams(logger: logger),
-            timeline: .init(motion: motion, events: events) { _, _ in
-                entries.withLock { $0.map(\.jsonString) }
+            timeline: .init(motion: motion, events: events) { from, to in
+                entries.withLock { $0.filter { everyDay || ($0.end > from && $0.start < to) }.map(\.jsonString) }
             })
         var configuration = HTTPConfiguration()
         configuration.port = 0
