@@ -57,7 +57,7 @@ import Testing
         #expect(await readLine(watcher)?.hasPrefix(#"{"class":"TPV""#) == true)
         let socketPath = daemon.socketPath
         try await waitUntil(seconds: 20) {
-            ((try? ControlClient.askPatiently("?STATUS;", socketPath: socketPath)) ?? nil) != nil
+            ((try? ControlClient.ask("?STATUS;", socketPath: socketPath)) ?? nil) != nil
         }
         // Memory is bounded: the third flood costs no more than the first left behind.
         #expect(residentAfterFlood[2] <= residentAfterFlood[0] + 4096, "RSS after each flood: \(residentAfterFlood) KiB")

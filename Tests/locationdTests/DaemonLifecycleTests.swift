@@ -57,7 +57,7 @@ struct DaemonLifecycleTests {
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
         try await waitUntil(seconds: 20) {
-            let status = (try? ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)) ?? nil
+            let status = (try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil
             return status?.contains(#""state":"live""#) == true
         }
         let newest = try #require(try ControlClient.askPatiently("?LAST;", socketPath: daemon.socketPath))
@@ -142,7 +142,7 @@ struct DaemonLifecycleTests {
         let socket = daemon.socketPath
         // The time of the daemon's current fix (`?LAST;`), in seconds since 1970.
         let lastFixTime: @Sendable () -> Double = {
-            let answer = ((try? ControlClient.askPatiently("?LAST;", socketPath: socket)) ?? nil) ?? ""
+            let answer = ((try? ControlClient.ask("?LAST;", socketPath: socket)) ?? nil) ?? ""
             let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
             guard let text = object?["time"] as? String,
                 let time = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -40,7 +40,7 @@ struct MQTTBrokerFailureTests {
 
     /// `?STATUS;`'s `mqtt` object.
     private static func mqttStatus(_ daemon: DaemonProcess) -> [String: Any]? {
-        guard let line = (try? ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)) ?? nil,
+        guard let line = (try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil,
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else { return nil }
         return object["mqtt"] as? [String: Any]

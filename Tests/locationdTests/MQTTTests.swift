@@ -38,7 +38,7 @@ import Testing
     }
 
     private static func status(_ daemon: DaemonProcess) -> String {
-        ((try? ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)) ?? nil) ?? ""
+        ((try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil) ?? ""
     }
 
     /// The `mqtt` object of `?STATUS;`.

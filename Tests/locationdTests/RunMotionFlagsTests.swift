@@ -37,7 +37,7 @@ struct RunMotionFlagsTests {
             arguments: ["--source", "replay", log.path, "--config", file, "--stay-duration", "5"],
             environment: ["LOCATIOND_STAY_DURATION": "2000"])
         @Sendable func status() -> String {
-            ((try? ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)) ?? nil) ?? ""
+            ((try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil) ?? ""
         }
         try await waitUntil(seconds: 60) { status().contains(#""motion":"stopped""#) }
         let status = status()

@@ -68,13 +68,13 @@ struct ServiceSandboxTests {
             launcher: asUnitUser + ["/usr/bin/strace", "-f", "-qq", "-y", "-o", trace, "--"], executable: binary)
 
         try await waitUntil(seconds: 60) {
-            ((try? ControlClient.askPatiently("?LAST;", socketPath: socket)) ?? nil)?.contains(#""source":"gpsd""#) == true
+            ((try? ControlClient.ask("?LAST;", socketPath: socket)) ?? nil)?.contains(#""source":"gpsd""#) == true
         }
         var info = stat()
         #expect(lstat(socket, &info) == 0 && info.st_mode & 0o777 == 0o660)
         _ = try await subscriber.messages.next(within: .seconds(30), "an OwnTracks message")
         try await waitUntil(seconds: 30) {
-            ((try? ControlClient.askPatiently("?REGIONS;", socketPath: socket)) ?? nil)?.contains(#""inside":["bavaria"]"#)
+            ((try? ControlClient.ask("?REGIONS;", socketPath: socket)) ?? nil)?.contains(#""inside":["bavaria"]"#)
                 == true
         }
         let http = HTTPTestClient(port: try await daemon.httpPort())

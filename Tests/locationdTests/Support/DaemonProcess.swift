@@ -46,7 +46,7 @@ final class DaemonProcess: @unchecked Sendable {
             let socketPath = self.socketPath
             let process = process
             try await waitUntil(seconds: 20) {
-                !process.isRunning || ((try? ControlClient.askPatiently("?VERSION;", socketPath: socketPath)) ?? nil) != nil
+                !process.isRunning || ((try? ControlClient.ask("?VERSION;", socketPath: socketPath)) ?? nil) != nil
             }
             #expect(process.isRunning, "locationd run exited early: \(stderr)")
         }
