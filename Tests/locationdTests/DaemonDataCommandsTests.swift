@@ -54,6 +54,7 @@ struct DaemonDataCommandsTests {
         // A user of the socket's group who may not read the data directory (0700), when the tests run as root.
         let member =
             getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--groups=\(getgid())"] : []
+        let memberBinary = member.isEmpty ? "" : try locationdCopy(in: directory.path)
         for variant in Self.variants {
             let files = try await runLocationd(variant + ["--data-dir", data])
             #expect(files.status == 0, "\(variant): \(files.stderr)")
@@ -63,7 +64,7 @@ struct DaemonDataCommandsTests {
             #expect(asked.stdout == files.stdout, "\(variant)")
             guard !member.isEmpty else { continue }
             let byMember = try await runProgram(
-                member[0], member.dropFirst() + [locationdBinary().path] + variant + ["--socket", socket])
+                member[0], member.dropFirst() + [memberBinary] + variant + ["--socket", socket])
             #expect(byMember.status == 0, "\(variant): \(byMember.stderr)")
             #expect(byMember.stdout == files.stdout, "\(variant)")
         }
@@ -75,7 +76,7 @@ struct DaemonDataCommandsTests {
         if !member.isEmpty {
             // The same user reading the files is refused: the answers above came through the socket.
             let refused = try await runProgram(
-                member[0], member.dropFirst() + [locationdBinary().path, "tiles", "--data-dir", data])
+                member[0], member.dropFirst() + [memberBinary, "tiles", "--data-dir", data])
             #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused.stdout)")
             let modes = try FileManager.default.subpathsOfDirectory(atPath: data).map { path in
                 (
@@ -95,13 +96,14 @@ struct DaemonDataCommandsTests {
         guard getuid() == 0, !FileManager.default.fileExists(atPath: DaemonSockets.systemPath) else { return }
         #expect(chmod(directory.path, 0o777) == 0)
         let own = directory.path + "/state/locationd"
+        let binary = try locationdCopy(in: directory.path)
         for command in [["tiles"], ["timeline", "--json"], ["export", "2026-06-30"]] {
             let run = try await runProgram(
                 "/usr/bin/setpriv",
                 [
                     "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env",
                     "XDG_STATE_HOME=\(directory.path)/state",
-                    locationdBinary().path,
+                    binary,
                 ] + command)
             #expect(run.status == 66, "\(command): \(run.stderr)")
             #expect(run.stdout.isEmpty)

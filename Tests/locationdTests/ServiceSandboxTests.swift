@@ -29,10 +29,8 @@ struct ServiceSandboxTests {
         let traces = directory.path + "/trace"
         try FileManager.default.createDirectory(atPath: traces, withIntermediateDirectories: false)
         // The unit runs the daemon as an unprivileged user without capabilities; so does the
-        // test when it runs as root (SQLite, for one, calls fchown only as root). The binary
-        // is copied where that user can reach it.
-        let binary = directory.path + "/locationd"
-        try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: binary)
+        // test when it runs as root (SQLite, for one, calls fchown only as root).
+        let binary = try locationdCopy(in: directory.path)
         var asUnitUser: [String] = []
         if getuid() == 0 {
             for path in [state, runtime, traces] { try #require(chown(path, 65534, 65534) == 0) }

@@ -12,6 +12,15 @@ func locationdBinary() -> URL {
     return dir.appendingPathComponent("locationd")
 }
 
+/// A copy of the built `locationd` in `directory`, for a test that runs it as another user:
+/// the build folder lies in the checkout, which may be private to the user running the tests
+/// (a clone in a 0700 directory), so the binary beside the tests may be out of that user's reach.
+func locationdCopy(in directory: String) throws -> String {
+    let path = directory + "/locationd"
+    try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: path)
+    return path
+}
+
 /// What a run of the built binary printed, and how it ended.
 struct Run: Sendable {
     let status: Int32
