@@ -14,6 +14,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "replay": replayBenchmark,
     "pipeline": pipeline,
     "regions": regionsBenchmark,
+    "soak": soak,
     "tiles-memory": tilesMemory,
     "timeline": timelineBenchmark,
 ]
