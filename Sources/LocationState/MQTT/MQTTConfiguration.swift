@@ -195,7 +195,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
         }
     }
 
-    static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
+    private static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
         guard !level.isEmpty, !level.contains(where: { "+#/\0".contains($0) }) else {
             throw .usage(
                 "\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
@@ -225,7 +225,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     }
 
     /// A value as an error message quotes it: whole when short, else its start and length.
-    static func shown(_ value: some StringProtocol) -> String {
+    private static func shown(_ value: some StringProtocol) -> String {
         guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
         return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
     }

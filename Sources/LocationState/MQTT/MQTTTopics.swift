@@ -63,6 +63,12 @@ extension MQTTConfiguration {
     /// made the topic, and where it was set (`origin`, that of the setting applied last,
     /// when it was not set).
     func checkPublishedTopics(origin current: String) throws(LocationError) {
+        let topics = topics
+        // The default bases hold the Unix user, which no setting checked.
+        try Self.checkTopic(
+            topics.ownTracks, origin: topicOrigins[topic == nil ? .user : .ownTracksTopic]?.origin ?? current)
+        try Self.checkTopic(
+            topics.locationd, origin: topicOrigins[locationdTopic == nil ? .user : .locationdTopic]?.origin ?? current)
         guard
             let (longest, part) = publishedTopics.max(by: { $0.topic.utf8.count < $1.topic.utf8.count }),
             longest.utf8.count > Self.maximumTopicLength
