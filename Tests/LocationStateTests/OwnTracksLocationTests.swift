@@ -43,21 +43,29 @@ import Testing
     }
 
     @Test func absentValuesAreLeftOutNotZero() throws {
-        let fix = Location(mode: .twoD, lat: -33.9, lon: 151.2, source: .simulated)
+        let fix = Location(
+            time: Date(timeIntervalSince1970: 10), mode: .twoD, lat: -33.9, lon: 151.2, source: .simulated)
         let json = try decode(
             OwnTracksLocation(fix, trackerID: "ab", createdAt: Date(timeIntervalSince1970: 0)).payload)
-        #expect(Set(json.keys) == ["_type", "lat", "lon", "tid", "t", "created_at", "source"])
+        #expect(Set(json.keys) == ["_type", "lat", "lon", "tst", "tid", "t", "created_at", "source"])
         #expect(json["source"] as? String == "simulated")
     }
 
     @Test func altitudeAboveTheEllipsoidOnlyWhenMeanSeaLevelIsUnknown() throws {
-        let fix = Location(mode: .threeD, lat: 1, lon: 2, altHAE: 100.4, source: .replay)
+        let fix = Location(time: Date(), mode: .threeD, lat: 1, lon: 2, altHAE: 100.4, source: .replay)
         let json = try decode(OwnTracksLocation(fix, trackerID: "ab", createdAt: Date()).payload)
         #expect(json["alt"] as? Int == 100)
     }
 
     @Test func noPositionNoMessage() {
-        let fix = Location(mode: .noFix, source: .gpsd)
+        let fix = Location(time: Date(), mode: .noFix, source: .gpsd)
+        #expect(OwnTracksLocation(fix, trackerID: "ab", createdAt: Date()).payload == nil)
+    }
+
+    /// OwnTracks requires `tst`: a fix without a time (a gpsd session's first report can
+    /// lack one) is no OwnTracks location.
+    @Test func noTimeNoMessage() {
+        let fix = Location(mode: .threeD, lat: 1, lon: 2, eph: 5, source: .gpsd)
         #expect(OwnTracksLocation(fix, trackerID: "ab", createdAt: Date()).payload == nil)
     }
 
@@ -67,25 +75,10 @@ import Testing
     }
 
     @Test func trackerIDIsEscaped() throws {
-        let fix = Location(mode: .twoD, lat: 1, lon: 2, source: .restored)
+        let fix = Location(time: Date(), mode: .twoD, lat: 1, lon: 2, source: .restored)
         let json = try decode(OwnTracksLocation(fix, trackerID: "a\"", trigger: .ping, createdAt: Date()).payload)
         #expect(json["tid"] as? String == "a\"")
         #expect(json["t"] as? String == "p")
         #expect(json["source"] as? String == "restored")
-    }
-
-    @Test func statusAndLastWill() throws {
-        let status = try decode(
-            OwnTracksStatus.payload(
-                state: "stale", source: .gpsd, lastFix: Date(timeIntervalSince1970: 100.5),
-                createdAt: Date(timeIntervalSince1970: 105)))
-        #expect(status["_type"] as? String == "status")
-        #expect(status["state"] as? String == "stale")
-        #expect(status["source"] as? String == "gpsd")
-        #expect(status["lastFix"] as? Int == 100)
-        #expect(status["created_at"] as? Int == 105)
-        let will = try decode(OwnTracksStatus.lastWill(connectedAt: Date(timeIntervalSince1970: 42)))
-        #expect(will["_type"] as? String == "lwt")
-        #expect(will["tst"] as? Int == 42)
     }
 }

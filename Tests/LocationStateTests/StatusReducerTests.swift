@@ -29,10 +29,10 @@ struct StatusReducerTests {
 
     /// One event of each case, with the fix variants that matter.
     static let events: [FreshnessEvent] = [
-        .fix(fix, receivedAt: t0),
-        .fix(untimedFix, receivedAt: t1),
-        .fix(simulatedFix, receivedAt: t0),
-        .fix(positionless, receivedAt: t1),
+        .fix(fix),
+        .fix(untimedFix),
+        .fix(simulatedFix),
+        .fix(positionless),
         .noFix,
         .timeoutElapsed,
         .providerLost(reason: "gpsd went away"),
@@ -47,8 +47,9 @@ struct StatusReducerTests {
     func transition(from status: ProviderStatus, on event: FreshnessEvent) {
         let next = ProviderStatus.reduce(status, event)
         switch event {
-        case .fix(let location, let receivedAt) where location.hasPosition:
-            #expect(next == .live(location.source, lastFix: location.time ?? receivedAt))
+        case .fix(let location) where location.hasPosition:
+            // The fix's own time; a fix without one keeps the last fix time known.
+            #expect(next == .live(location.source, lastFix: location.time ?? status.lastFix))
         case .fix, .noFix:
             #expect(next == .noFix(status.source, lastFix: status.lastFix))
         case .timeoutElapsed:
@@ -79,7 +80,7 @@ struct StatusReducerTests {
     @Test(arguments: allPairs)
     func onlyAFixMakesTheStatusLive(from status: ProviderStatus, on event: FreshnessEvent) {
         let next = ProviderStatus.reduce(status, event)
-        let isFixWithPosition = if case .fix(let location, _) = event { location.hasPosition } else { false }
+        let isFixWithPosition = if case .fix(let location) = event { location.hasPosition } else { false }
         // Only "provider back" and a restored fix leave a live status as it is.
         let leavesStatusAlone = if case .restoredFix = event { true } else { event == .providerBack }
         #expect(next.isLive == (isFixWithPosition || (status.isLive && leavesStatusAlone)))
@@ -93,12 +94,14 @@ struct StatusReducerTests {
             ),
             (.providerBack, .waitingForFix(.gpsd, lastFix: Self.t0)),
             (.noFix, .noFix(.gpsd, lastFix: Self.t0)),
-            (.fix(Self.fix, receivedAt: Self.t0), .live(.gpsd, lastFix: Self.t1)),
+            (.fix(Self.fix), .live(.gpsd, lastFix: Self.t1)),
             (.timeoutElapsed, .stale(.gpsd, lastFix: Self.t1)),
             (.timeoutElapsed, .stale(.gpsd, lastFix: Self.t1)),
             (.providerLost(reason: "killed"), .lost(.gpsd, reason: "killed", lastFix: Self.t1)),
-            (.fix(Self.simulatedFix, receivedAt: Self.t1), .live(.simulated, lastFix: Self.t1)),
-            (.fix(Self.untimedFix, receivedAt: Self.t0), .live(.gpsd, lastFix: Self.t0)),
+            (.fix(Self.simulatedFix), .live(.simulated, lastFix: Self.t1)),
+            // A fix without a time: live, and the last fix time is still the last fix's own.
+            (.fix(Self.untimedFix), .live(.gpsd, lastFix: Self.t1)),
+            (.timeoutElapsed, .stale(.gpsd, lastFix: Self.t1)),
         ]
         var status = ProviderStatus.connecting(.gpsd)
         for (event, expected) in steps {

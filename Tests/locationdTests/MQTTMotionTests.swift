@@ -17,11 +17,11 @@ struct MQTTMotionTests {
         defer { gpsfake.stop() }
         let directory = try TemporaryDirectory()
         let broker = try await Mosquitto()
-        let topic = "owntracks/test/parked"
+        let topic = "locationd/test/parked"
         let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/#")
         let discovery = try await MosquittoSubscriber(port: broker.port, topic: "homeassistant/#")
         let config = directory.path + "/locationd.conf"
-        try "mqtt-topic = \(topic)\nmqtt-discovery = on\nmqtt-client-id = parked\n".write(
+        try "mqtt-locationd-topic = \(topic)\nmqtt-discovery = on\nmqtt-client-id = parked\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data",
@@ -51,7 +51,9 @@ struct MQTTMotionTests {
         var motions: [String] = []
         var timeline: [String] = []
         func note(_ message: (topic: String, payload: String)) {
-            if message.topic == topic, let tst = Self.integer("tst", in: message.payload) { locations.append(tst) }
+            if message.topic == topic + "/location", let time = Self.time(in: message.payload) {
+                locations.append(time)
+            }
             if message.topic == topic + "/motion" { motions.append(message.payload) }
             if message.topic == topic + "/timeline" { timeline.append(message.payload) }
         }
@@ -94,9 +96,10 @@ struct MQTTMotionTests {
         #expect(!timeline.contains { $0.contains(#""class":"TRIP""#) }, "\(timeline)")
     }
 
-    /// The integer member `key` of a JSON object's text.
-    static func integer(_ key: String, in json: String) -> Int? {
-        guard let range = json.range(of: "\"\(key)\":") else { return nil }
-        return Int(json[range.upperBound...].prefix { $0.isNumber })
+    /// The `time` of a TPV line, in whole seconds since 1970.
+    static func time(in json: String) -> Int? {
+        guard let range = json.range(of: #""time":""#) else { return nil }
+        let text = json[range.upperBound...].prefix { $0 != "\"" }
+        return UTCCalendar.parseISO8601(String(text)).map { Int($0.timeIntervalSince1970.rounded(.down)) }
     }
 }

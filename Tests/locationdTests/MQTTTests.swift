@@ -7,7 +7,7 @@ import Testing
 /// `locationd run --mqtt` against a real Mosquitto broker, with `mosquitto_sub` as the receiver.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct MQTTTests {
     /// A message's payload as a dictionary (Foundation's parser).
-    private static func json(_ payload: String) throws -> [String: Any] {
+    static func json(_ payload: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
     }
 
@@ -16,7 +16,7 @@ import Testing
     }
 
     /// A configuration file with the MQTT settings (the topic unique to the test).
-    private static func configFile(in directory: String, _ settings: [String: String]) throws -> String {
+    static func configFile(in directory: String, _ settings: [String: String]) throws -> String {
         let path = directory + "/locationd.conf"
         let text = settings.map { "\($0) = \($1)" }.sorted().joined(separator: "\n") + "\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -27,11 +27,19 @@ import Testing
     private static let walk = Dictionary(
         uniqueKeysWithValues: ReplaySampleTracks.walkFixes().map { (Int($0.time!.timeIntervalSince1970), $0) })
 
-    /// Starts the daemon replaying the walk and publishing to `broker` under `topic`.
-    private static func daemon(
+    /// locationd's base topic for a test's OwnTracks topic `owntracks/test/NAME`: `locationd/test/NAME`.
+    static func locationdTopic(_ topic: String) -> String {
+        "locationd/" + topic.split(separator: "/").dropFirst().joined(separator: "/")
+    }
+
+    /// Starts the daemon replaying the walk and publishing to `broker` under `topic` (and
+    /// ``locationdTopic(_:)``).
+    static func daemon(
         _ directory: String, broker: String, topic: String, extra: [String: String] = [:]
     ) async throws -> DaemonProcess {
-        let config = try configFile(in: directory, ["mqtt-topic": topic].merging(extra) { $1 })
+        let config = try configFile(
+            in: directory,
+            ["mqtt-topic": topic, "mqtt-locationd-topic": locationdTopic(topic)].merging(extra) { $1 })
         return try await DaemonProcess(
             dataDirectory: directory + "/data",
             arguments: ["--source", "replay", sampleTrackPath("walk.nmea"), "--mqtt", broker, "--config", config])
@@ -50,22 +58,32 @@ import Testing
         let directory = try TemporaryDirectory()
         let broker = try await Mosquitto()
         let topic = "owntracks/test/walk"
+        let locationd = Self.locationdTopic(topic)
         let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/#")
+        let ownMessages = try await MosquittoSubscriber(port: broker.port, topic: locationd + "/#")
         let homeAssistant = try await MosquittoSubscriber(port: broker.port, topic: "homeassistant/#")
+        // Both trackers asked for: Home Assistant's discovery and OwnTracks messages.
         let daemon = try await Self.daemon(
             directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic,
-            extra: ["mqtt-discovery": "on", "mqtt-client-id": "locationd-walk"])
-        let discovery = try await homeAssistant.messages.next(within: .seconds(30), "the discovery config")
+            extra: ["mqtt-discovery": "on", "mqtt-client-id": "locationd-walk", "mqtt-owntracks": "on"])
+        let discovery = try await homeAssistant.messages.next(within: .seconds(30), "the discovery config") {
+            $0.topic.hasPrefix("homeassistant/device_tracker/")
+        }
         #expect(discovery.topic == "homeassistant/device_tracker/locationd-walk/config")
         let config = try Self.json(discovery.payload)
-        #expect(config["json_attributes_topic"] as? String == topic)
+        #expect(config["json_attributes_topic"] as? String == locationd + "/location")
+        #expect(config["availability_topic"] as? String == locationd + "/status")
         #expect(config["source_type"] as? String == "gps")
         #expect(config["unique_id"] as? String == "locationd-walk")
         // The status goes out before the first fix it announces.
-        let live = try await subscriber.messages.next(within: .seconds(30), "the live status") {
-            $0.topic == topic + "/status" && $0.payload.contains(#""state":"live""#)
+        let live = try await ownMessages.messages.next(within: .seconds(30), "the live status") {
+            $0.topic == locationd + "/status" && $0.payload.contains(#""state":"live""#)
         }
-        #expect(try Self.json(live.payload)["_type"] as? String == "status")
+        #expect(try Self.json(live.payload)["class"] as? String == "STATUS")
+        let tpv = try await ownMessages.messages.next(within: .seconds(30), "a TPV") {
+            $0.topic == locationd + "/location"
+        }
+        #expect(try Self.json(tpv.payload)["class"] as? String == "TPV")
         let message = try await subscriber.messages.next(within: .seconds(30), "a location") { Self.isLocation($0) }
         #expect(message.topic == topic)
         let fields = try Self.json(message.payload)
@@ -134,48 +152,6 @@ import Testing
         #expect(waypoint["desc"] as? String == "Tiergarten" && waypoint["rad"] as? Int == 2000)
         #expect(waypoint["tst"] as? Int == MQTTPublisher.waypointStamp("park") && waypoint["rid"] as? String == "park")
         _ = try await daemon.stop()
-    }
-
-    @Test func lastWillWhenTheDaemonIsKilled() async throws {
-        let directory = try TemporaryDirectory()
-        let broker = try await Mosquitto()
-        let topic = "owntracks/test/will"
-        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/status")
-        let daemon = try await Self.daemon(
-            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic, extra: ["mqtt-keepalive": "5"])
-        _ = try await subscriber.messages.next(within: .seconds(30), "the live status") {
-            $0.payload.contains(#""state":"live""#)
-        }
-        _ = try await daemon.stop(with: SIGKILL)
-        let will = try await subscriber.messages.next(within: .seconds(20), "the last will") {
-            $0.payload.contains(#""_type":"lwt""#)
-        }
-        #expect(try Self.json(will.payload)["tst"] is Int)
-    }
-
-    @Test func aGracefulStopSaysStoppedAndSendsNoWill() async throws {
-        let directory = try TemporaryDirectory()
-        let broker = try await Mosquitto()
-        let topic = "owntracks/test/stop"
-        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: topic + "/status")
-        let daemon = try await Self.daemon(
-            directory.path, broker: "mqtt://127.0.0.1:\(broker.port)", topic: topic, extra: ["mqtt-keepalive": "5"])
-        _ = try await subscriber.messages.next(within: .seconds(30), "the live status") {
-            $0.payload.contains(#""state":"live""#)
-        }
-        let stopped = try await daemon.stop()
-        #expect(stopped.status == 0)
-        _ = try await subscriber.messages.next(within: .seconds(10), "the stopped status") {
-            $0.payload.contains(#""state":"stopped""#)
-        }
-        // The daemon has exited: a broker that were to send the will (a connection closed
-        // without DISCONNECT) has sent it already, so it would arrive before this marker.
-        let marker = try await runProgram(
-            "/usr/bin/mosquitto_pub",
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic + "/status", "-m", "marker"])
-        #expect(marker.status == 0)
-        let next = try await subscriber.messages.next(within: .seconds(10), "the marker")
-        #expect(next.payload == "marker", "expected no last will after a clean disconnect, got \(next.payload)")
     }
 
     /// The tst of the locations among `messages`, first occurrences in order, and the duplicates' count.

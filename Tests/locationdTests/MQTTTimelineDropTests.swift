@@ -14,8 +14,8 @@ struct MQTTTimelineDropTests {
         var configuration = MQTTConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = broker.port
-        configuration.topic = "owntracks/test/drop"
-        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: configuration.timelineTopic)
+        configuration.locationdTopic = "locationd/test/drop"
+        let subscriber = try await MosquittoSubscriber(port: broker.port, topic: configuration.topics.timeline)
         let publisher = try MQTTPublisher(
             configuration: configuration, directory: URL(fileURLWithPath: directory.path),
             logger: Logger(label: "test.mqtt"))
@@ -34,7 +34,7 @@ struct MQTTTimelineDropTests {
         let first = try await subscriber.messages.next(within: .seconds(20), "the trip")
         let second = try await subscriber.messages.next(within: .seconds(20), "the drop")
         #expect(first.payload.hasPrefix(#"{"class":"TRIP""#))
-        #expect(second.topic == configuration.timelineTopic)
+        #expect(second.topic == configuration.topics.timeline)
         #expect(
             second.payload.hasPrefix(#"{"class":"DROP","start":"\#(UTCCalendar.iso8601(stay.start))""#), "\(second)")
     }

@@ -2,13 +2,12 @@ import Foundation
 
 /// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
 /// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
-/// `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`, `mqtt-stopped-interval`, `mqtt-keepalive`,
-/// `mqtt-outbox-max-messages` and `mqtt-outbox-max-age`.
+/// `mqtt-locationd-topic`, `mqtt-owntracks`, `mqtt-discovery`, `mqtt-min-interval`, `mqtt-min-distance`,
+/// `mqtt-stopped-interval`, `mqtt-keepalive`, `mqtt-outbox-max-messages` and `mqtt-outbox-max-age`.
 ///
 /// MQTT is off until `mqtt` names a broker: `mqtt://[USER@]HOST[:PORT]` (port 1883)
 /// or `mqtts://...` (TLS, port 8883). The password is read from a file, never given
-/// on the command line. The topic is `owntracks/USER/DEVICE` unless set: USER from the
-/// URL or `mqtt-user` (else the Unix user), DEVICE the host name.
+/// on the command line. The topics are in ``MQTTTopics``.
 public struct MQTTConfiguration: Sendable, Equatable {
     /// The broker; nil when MQTT is off.
     public var host: String?
@@ -19,15 +18,25 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var passwordFile: String?
     public var caFile: String?
     public var clientID: String?
+    /// The OwnTracks base topic (`mqtt-topic`); nil: `owntracks/USER/DEVICE`.
     public var topic: String?
-    /// Home Assistant MQTT discovery (a retained `device_tracker` config under `homeassistant/`).
+    /// locationd's base topic (`mqtt-locationd-topic`); nil: `locationd/USER/DEVICE`.
+    public var locationdTopic: String?
+    /// Whether OwnTracks messages go out (`mqtt-owntracks`); nil: unless ``discovery`` is on.
+    public var ownTracks: Bool?
+    /// Home Assistant MQTT discovery (retained configs under `homeassistant/`).
     public var discovery = false
     public var policy = MQTTPublishingPolicy()
     public var outboxBounds = MQTTOutbox.Bounds()
     /// Seconds between keepalive pings; the broker sends the last will after 1.5 times this without a word.
     public var keepAliveSeconds = 60
-    /// DEVICE in the default topic and the client id: the host name.
+    /// DEVICE in the default topics and the client id: the host name.
     public var deviceName: String = MQTTConfiguration.hostName()
+    /// The version `locationd --version` prints, for Home Assistant's device and origin.
+    public var softwareVersion = "unknown"
+    /// Where the origin of each setting that names a topic came from, for an error that
+    /// names the setting to change.
+    var topicOrigins = SettingOrigins()
 
     /// The longest topic MQTT allows, in bytes of UTF-8.
     public static let maximumTopicLength = 65_535
@@ -45,40 +54,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// Whether MQTT is on.
     public var isEnabled: Bool { host != nil }
 
-    /// The OwnTracks topic in use.
-    public var resolvedTopic: String {
-        topic ?? "owntracks/\(user ?? ProcessInfo.processInfo.userName)/\(deviceName)"
-    }
-
-    /// The status topic: the OwnTracks topic's `/status`.
-    public var statusTopic: String { resolvedTopic + "/status" }
-
-    /// Region events: the OwnTracks topic's `/event`.
-    public var eventTopic: String { resolvedTopic + "/event" }
-
-    /// The regions as OwnTracks waypoints: the OwnTracks topic's `/waypoints`.
-    public var waypointsTopic: String { resolvedTopic + "/waypoints" }
-
-    /// The motion (retained), the closed stays and trips, today's distance (retained): the
-    /// OwnTracks topic's `/motion`, `/timeline` and `/distance`.
-    public var motionTopic: String { resolvedTopic + "/motion" }
-    public var timelineTopic: String { resolvedTopic + "/timeline" }
-    public var distanceTopic: String { resolvedTopic + "/distance" }
-
-    /// Home Assistant's discovery topic, named after the client id (letters, digits, `-`).
-    public var discoveryTopic: String { "homeassistant/device_tracker/\(discoveryObjectID)/config" }
-
-    /// The device's id in Home Assistant: the client id with anything but letters, digits and `-` as `_`.
-    public var discoveryObjectID: String {
-        String(resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
-    }
-
-    /// Every topic the publisher may publish to; each must fit MQTT's limit. A new kind of
-    /// message adds its topic here.
-    public var publishedTopics: [String] {
-        [resolvedTopic, statusTopic, eventTopic, waypointsTopic, motionTopic, timelineTopic, distanceTopic]
-            + (discovery ? [discoveryTopic] : [])
-    }
+    /// Whether OwnTracks messages are published under ``MQTTTopics/ownTracks``: as
+    /// `mqtt-owntracks` says, else when Home Assistant discovery is off (docs/mqtt.md).
+    public var publishesOwnTracks: Bool { ownTracks ?? !discovery }
 
     /// The client id in use: set, or `locationd-DEVICE`.
     public var resolvedClientID: String { clientID ?? "locationd-\(deviceName)" }
@@ -95,6 +73,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
         case "mqtt-user":
             try Self.checkTopicLevel(value, name: key, origin: origin)
             user = value
+            topicOrigins.note(.user, origin, setting: key)
         case "mqtt-password-file": passwordFile = value
         case "mqtt-ca-file": caFile = value
         case "mqtt-client-id":
@@ -102,13 +81,19 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 throw .usage("\(origin): mqtt-client-id is too long")
             }
             clientID = value
+            topicOrigins.note(.clientID, origin, setting: key)
         case "mqtt-topic":
             try Self.checkTopic(value, origin: origin)
             topic = value
+            topicOrigins.note(.ownTracksTopic, origin, setting: key)
+        case "mqtt-locationd-topic":
+            try Self.checkTopic(value, origin: origin)
+            locationdTopic = value
+            topicOrigins.note(.locationdTopic, origin, setting: key)
+        case "mqtt-owntracks":
+            ownTracks = try Self.flag(value, name: key, origin: origin)
         case "mqtt-discovery":
-            guard let flag = ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][value]
-            else { throw .usage("\(origin): mqtt-discovery must be on or off, not \(Self.shown(value))") }
-            discovery = flag
+            discovery = try Self.flag(value, name: key, origin: origin)
         case "mqtt-min-interval":
             policy.minimumInterval = try Self.seconds(value, name: key, origin: origin)
         case "mqtt-min-distance":
@@ -140,19 +125,6 @@ public struct MQTTConfiguration: Sendable, Equatable {
         }
         if isEnabled { try checkPublishedTopics(origin: origin) }
         return true
-    }
-
-    /// The OwnTracks topic as ``checkTopic(_:origin:)`` checks it, and every topic derived
-    /// from it (``publishedTopics``) within MQTT's length: a message whose topic is too long
-    /// could never be sent, and would hold up every message after it.
-    private func checkPublishedTopics(origin: String) throws(LocationError) {
-        try Self.checkTopic(resolvedTopic, origin: origin)
-        guard let longest = publishedTopics.max(by: { $0.utf8.count < $1.utf8.count }),
-            longest.utf8.count > Self.maximumTopicLength
-        else { return }
-        throw .usage(
-            "\(origin): the MQTT topic \(Self.shown(longest)) is \(longest.utf8.count) bytes; MQTT allows at most \(Self.maximumTopicLength): shorten mqtt-topic (or mqtt-client-id, which names the discovery topic)"
-        )
     }
 
     /// `mqtt://[USER@]HOST[:PORT]` or `mqtts://...`, with `[IPV6]` hosts.
@@ -202,7 +174,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
         if let user { try Self.checkTopicLevel(user, name: "the MQTT user", origin: origin) }
         self.host = String(host)
         self.port = port
-        if let user { self.user = user }
+        if let user {
+            self.user = user
+            topicOrigins.note(.user, origin, setting: "the user in mqtt")
+        }
     }
 
     /// A topic to publish to: not empty, at most 65,535 bytes, no wildcards, no NUL.
@@ -225,6 +200,13 @@ public struct MQTTConfiguration: Sendable, Equatable {
             throw .usage(
                 "\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
         }
+    }
+
+    /// `on` or `off` (also `true`, `yes`, `false`, `no`).
+    private static func flag(_ value: String, name: String, origin: String) throws(LocationError) -> Bool {
+        guard let flag = ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][value]
+        else { throw .usage("\(origin): \(name) must be on or off, not \(Self.shown(value))") }
+        return flag
     }
 
     /// Seconds, with an optional unit: `90`, `90s`, `15m`, `2h`, `7d`.

@@ -19,7 +19,8 @@ extension MQTTPublisher {
                 if self.connected && self.connections == number { self.connectionProven() }
             }
         } else {
-            logger.info("MQTT broker \(brokerAddress) connected; publishing to \(locationTopic)")
+            let ownTracks = configuration.publishesOwnTracks ? " and \(topics.ownTracks)" : ""
+            logger.info("MQTT broker \(brokerAddress) connected; publishing under \(topics.locationd)\(ownTracks)")
         }
         updateSnapshot()
         pump()

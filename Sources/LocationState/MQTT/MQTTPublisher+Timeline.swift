@@ -1,34 +1,34 @@
 import Foundation
 
 /// Motion, stays and trips over MQTT (docs/mqtt.md): the motion retained on
-/// `TOPIC/motion`, each stay and trip as it closes on `TOPIC/timeline`, today's distance
-/// retained on `TOPIC/distance`, in locationd's JSON lines (`{"class":"MOTION",…}`,
+/// `LOCATIOND_TOPIC/motion`, each stay and trip as it closes on `/timeline`, today's distance
+/// retained on `/distance`, in locationd's JSON lines (`{"class":"MOTION",…}`,
 /// `{"class":"STAY",…}`, `{"class":"TRIP",…}`, and `{"class":"DROP",…}` for a stay a gap dropped).
 extension MQTTPublisher {
-    /// A new motion: retained on `TOPIC/motion` when it is another motion (a stop at
+    /// A new motion: retained on the motion topic when it is another motion (a stop at
     /// another place, not a moved centroid); at a stop, the latest fix goes out once,
     /// whatever the policy, unless it was the last one published. On ``queue``.
     func publish(motion new: Motion, at now: Date = Date()) {
         let old = motion
         motion = new
         guard old.map({ !Self.isSameMotion($0, new) }) ?? true else { return }
-        enqueue(topic: configuration.motionTopic, payload: Array(new.jsonString.utf8), retain: true, at: now)
+        enqueue(topic: topics.motion, payload: Array(new.jsonString.utf8), retain: true, at: now)
         if case .stopped = new, let fix = latestFix, fix != lastPublished?.fix {
             publishLocation(fix, at: now)
         }
     }
 
-    /// A stay or trip that closed, or a stay dropped, on `TOPIC/timeline` (not retained: an event). On ``queue``.
+    /// A stay or trip that closed, or a stay dropped, on the timeline topic (not retained: an event). On ``queue``.
     func publish(timeline event: TimelineEvent, at now: Date = Date()) {
         switch event {
         case .motion: return
         case .stayClosed, .tripClosed, .stayDropped:
-            enqueue(topic: configuration.timelineTopic, payload: Array(event.jsonString.utf8), retain: false, at: now)
+            enqueue(topic: topics.timeline, payload: Array(event.jsonString.utf8), retain: false, at: now)
         }
     }
 
-    /// Today's distance (`{"day":"2026-11-25","distance":1234.5}`, metres), retained on
-    /// `TOPIC/distance`. On ``queue``.
+    /// Today's distance (`{"day":"2026-11-25","distance":1234.5}`, metres), retained on the
+    /// distance topic. On ``queue``.
     func publish(distance: DayDistance, at now: Date = Date()) {
         distanceDayEnd = distance.end
         struct Payload: Encodable {
@@ -37,23 +37,7 @@ extension MQTTPublisher {
         }
         let rounded = (distance.metres * 10).rounded() / 10
         guard let payload = try? JSONLineEncoder().encode(Payload(day: distance.day, distance: rounded)) else { return }
-        enqueue(topic: configuration.distanceTopic, payload: Array(payload.utf8), retain: true, at: now)
-    }
-
-    /// Home Assistant discovery for the timeline: a `binary_sensor` of device class
-    /// `moving` (on while moving, off while stopped, unknown otherwise) and a `sensor` of
-    /// today's distance in metres. On ``queue``.
-    func publishTimelineDiscovery() {
-        let (objectID, name) = (configuration.discoveryObjectID, configuration.deviceName)
-        for sensor in [
-            HomeAssistantSensor.moving(objectID: objectID, deviceName: name, topic: configuration.motionTopic),
-            HomeAssistantSensor.distanceToday(objectID: objectID, deviceName: name, topic: configuration.distanceTopic),
-        ] {
-            guard let payload = try? JSONLineEncoder().encode(sensor) else { continue }
-            enqueue(
-                topic: "homeassistant/\(sensor.component)/\(objectID)_\(sensor.suffix)/config",
-                payload: Array(payload.utf8), retain: true)
-        }
+        enqueue(topic: topics.distance, payload: Array(payload.utf8), retain: true, at: now)
     }
 
     /// Whether two motions are the same for a subscriber: the same kind, and a stop since the same time.

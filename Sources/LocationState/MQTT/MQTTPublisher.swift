@@ -41,12 +41,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     let configuration: MQTTConfiguration
     let logger: Logger
     let outbox: MQTTOutbox
-    /// Worked out once: the default topic names the user, a password database lookup.
-    let locationTopic: String
-    let statusTopic: String
+    /// Worked out once: the default topics name the user, a password database lookup.
+    let topics: MQTTTopics
     let trackerID: String
     private let password: String?
-    private let startedAt: Date
     /// libmosquitto's client; created in `start`, destroyed in `stop` (after its thread ended).
     var client: OpaquePointer?
     var connected = false
@@ -154,10 +152,8 @@ public final class MQTTPublisher: @unchecked Sendable {
         self.queue = queue ?? DispatchQueue(label: "locationd.mqtt")
         self.configuration = configuration
         self.logger = logger
-        locationTopic = configuration.resolvedTopic
-        statusTopic = configuration.statusTopic
+        topics = configuration.topics
         trackerID = OwnTracksLocation.trackerID(forDevice: configuration.deviceName)
-        startedAt = now
         if let path = configuration.passwordFile {
             let data = try ConfiguredFile.secret(at: path, naming: "mqtt-password-file", logger: logger)
             var text = String(decoding: data, as: UTF8.self)
@@ -199,9 +195,8 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Sets the client's last will, login, TLS and callbacks: at the start, and again
     /// after each reset of libmosquitto's state (`MQTTPublisher+NetworkLoop`).
     func configure(_ client: OpaquePointer) throws(LocationError) {
-        let will = OwnTracksStatus.lastWill(connectedAt: startedAt)
-        _ = will.withUnsafeBytes { bytes in
-            mosquitto_will_set(client, statusTopic, Int32(bytes.count), bytes.baseAddress, 1, true)
+        _ = MQTTStatusMessage.lastWill.withUnsafeBytes { bytes in
+            mosquitto_will_set(client, topics.status, Int32(bytes.count), bytes.baseAddress, 1, true)
         }
         if let user = configuration.user {
             _ = mosquitto_username_pw_set(client, user, password)

@@ -83,7 +83,7 @@ public final class LocationCoordinator: Sendable {
     ///   - clock: measures the timeout.
     ///   - timer: how the timeout is noticed: a task sleeping on `clock` (default), or
     ///     only at the next event (for a clock that moves only with the events).
-    ///   - now: the wall clock, for fixes that carry no time.
+    ///   - now: the wall clock: when each status change happened.
     ///   - logger: where status transitions are logged.
     public init(
         deviceLocation: MonitoredState<Location?> = MonitoredState(key: "deviceLocation", initialValue: nil),
@@ -127,8 +127,7 @@ public final class LocationCoordinator: Sendable {
         switch event {
         case .fix(let location):
             guard let fix = validated(location) else { return }
-            let received = now()
-            apply(.fix(fix, receivedAt: received), at: received, fix: fix, observe)
+            apply(.fix(fix), at: now(), fix: fix, observe)
         case .noFix: apply(.noFix, at: now(), observe)
         case .connected: apply(.providerBack, at: now(), observe)
         case .disconnected(let reason): apply(.providerLost(reason: reason), at: now(), observe)

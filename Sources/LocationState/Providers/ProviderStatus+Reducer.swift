@@ -5,16 +5,17 @@ extension ProviderStatus {
     /// The status after `event`: a pure function, the only way the status changes.
     ///
     /// - A fix with a position makes the status live, from any status, with the
-    ///   fix's source (this is how an automatic source's switch shows).
+    ///   fix's source (this is how an automatic source's switch shows) and its time (a
+    ///   fix without one keeps the last fix time known: `lastFix` is always a fix's own).
     /// - A no-fix report (or a fix without a position) means connected without fix.
     /// - The timeout turns a live status stale and changes nothing else.
     /// - Losing the source keeps the last fix time; getting it back waits for a fix.
     /// - A restored fix counts only before the source has said anything.
     public static func reduce(_ status: ProviderStatus, _ event: FreshnessEvent) -> ProviderStatus {
         switch event {
-        case .fix(let location, let receivedAt):
+        case .fix(let location):
             guard location.hasPosition else { return reduce(status, .noFix) }
-            return .live(location.source, lastFix: location.time ?? receivedAt)
+            return .live(location.source, lastFix: location.time ?? status.lastFix)
         case .noFix:
             return .noFix(status.source, lastFix: status.lastFix)
         case .timeoutElapsed:
@@ -48,10 +49,8 @@ extension ProviderStatus {
         case (_, .live(let source, _)):
             return (.info, "\(source.rawValue) fixes arrive; location is live")
         case (_, .stale(let source, let lastFix)):
-            return (
-                .warning,
-                "no fix from \(source.rawValue) since \(UTCCalendar.iso8601(lastFix)); location is unknown until one arrives"
-            )
+            let since = lastFix.map { " since \(UTCCalendar.iso8601($0))" } ?? " within the freshness timeout"
+            return (.warning, "no fix from \(source.rawValue)\(since); location is unknown until one arrives")
         case (_, .noFix(let source, _)):
             return (.info, "the \(source.rawValue) receiver reports no fix; location is unknown")
         case (_, .waitingForFix(let source, _)):

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// It changes only through ``reduce(_:_:)``, a pure function of
 /// ``FreshnessEvent``s. Each case names the source in use (`gpsd`, `replay`,
-/// `simulated`) and, where one is known, the time of the last fix (the fix's own
-/// UTC time, or its arrival time when it carried none).
+/// `simulated`) and, where one is known, the time of the last fix: always the fix's own
+/// UTC time, never when it arrived (a fix without a time leaves the last one known).
 public enum ProviderStatus: Sendable, Hashable {
     /// Started; the source has not connected yet and no fix is known.
     case connecting(FixSource)
@@ -13,12 +13,12 @@ public enum ProviderStatus: Sendable, Hashable {
     case restored(FixSource, lastFix: Date)
     /// Connected; no fix since connecting.
     case waitingForFix(FixSource, lastFix: Date?)
-    /// Fixes arrive; the current one is from `lastFix`.
-    case live(FixSource, lastFix: Date)
+    /// Fixes arrive; the newest with a time is from `lastFix`.
+    case live(FixSource, lastFix: Date?)
     /// Connected; the receiver reports that it has no fix.
     case noFix(FixSource, lastFix: Date?)
     /// Connected, but no fix arrived within the freshness timeout.
-    case stale(FixSource, lastFix: Date)
+    case stale(FixSource, lastFix: Date?)
     /// The source went away (`reason` is one sentence); it is being reconnected.
     case lost(FixSource, reason: String, lastFix: Date?)
 
@@ -35,8 +35,10 @@ public enum ProviderStatus: Sendable, Hashable {
     public var lastFix: Date? {
         switch self {
         case .connecting: nil
-        case .restored(_, let date), .live(_, let date), .stale(_, let date): date
-        case .waitingForFix(_, let date), .noFix(_, let date), .lost(_, _, let date): date
+        case .restored(_, let date): date
+        case .waitingForFix(_, let date), .live(_, let date), .noFix(_, let date), .stale(_, let date),
+            .lost(_, _, let date):
+            date
         }
     }
 
@@ -57,9 +59,8 @@ public enum ProviderStatus: Sendable, Hashable {
 
 /// What happens to the location source, as the freshness reducer sees it.
 public enum FreshnessEvent: Sendable, Hashable {
-    /// A fix arrived at `receivedAt` (wall clock). A fix without a position
-    /// counts as ``noFix``.
-    case fix(Location, receivedAt: Date)
+    /// A fix arrived. A fix without a position counts as ``noFix``.
+    case fix(Location)
     /// The receiver reports that it has no fix.
     case noFix
     /// No fix arrived within the freshness timeout since the last one.

@@ -2,7 +2,7 @@ import Foundation
 import ServiceLifecycle
 
 /// The MQTT publisher as a service: attached to `deviceLocation` and the status while
-/// it runs; on graceful shutdown it publishes `stopped`, sends what it can within
+/// it runs; on graceful shutdown it publishes `stopped` (and the motion `unknown`), sends what it can within
 /// ``shutdownGrace``, disconnects cleanly (so the broker does not send the last will)
 /// and keeps the rest in the outbox for the next start.
 public struct MQTTService: Service {
@@ -51,13 +51,13 @@ public struct MQTTService: Service {
     ///   - publisher: the client that sends, with its outbox.
     ///   - deviceLocation: the fixes to publish (the daemon's one fix per epoch).
     ///   - status: the source's state; each change of its name goes out as a status message.
-    ///   - regions: with region monitoring, each enter and leave goes out as an OwnTracks
-    ///     `transition` on `TOPIC/event`, and the regions as `waypoints` (at start and
-    ///     after each reload).
+    ///   - regions: with region monitoring, each enter and leave goes out as a REGION line
+    ///     and, with OwnTracks messages, as an OwnTracks `transition`, and the regions as
+    ///     `waypoints` (at start and after each reload).
     ///   - timeline: with motion tracking, fixes follow the motion (a stop, then a
-    ///     heartbeat), the motion and each closed stay and trip go out (`TOPIC/motion`,
-    ///     `TOPIC/timeline`) with today's distance (`TOPIC/distance`), and discovery adds
-    ///     Home Assistant's `moving` binary sensor and the distance sensor.
+    ///     heartbeat), the motion and each closed stay and trip go out (``MQTTTopics/motion``,
+    ///     ``MQTTTopics/timeline``) with today's distance (``MQTTTopics/distance``), and
+    ///     discovery adds Home Assistant's `moving` binary sensor and the distance sensor.
     public init(
         publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>,
         regions: RegionService? = nil, timeline: Timeline? = nil
@@ -114,7 +114,7 @@ public struct MQTTService: Service {
         statusObservation.cancel()
         await withCheckedContinuation { done in
             publisher.queue.async {
-                publisher.publish(state: "stopped", source: nil, lastFix: nil)
+                publisher.publishStop()
                 done.resume()
             }
         }

@@ -18,7 +18,8 @@ struct RunCommand: AsyncParsableCommand {
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, the motion settings stay-distance, stay-duration, \
             stay-gap, max-speed, and the MQTT settings mqtt-user, \
-            mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-discovery, \
+            mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-locationd-topic, mqtt-owntracks, \
+            mqtt-discovery, \
             mqtt-min-interval, mqtt-min-distance, mqtt-stopped-interval, mqtt-keepalive, mqtt-outbox-max-messages, \
             mqtt-outbox-max-age.
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
@@ -78,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Publish the location over MQTT (OwnTracks format): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
+            "Publish the location over MQTT (locationd's and OwnTracks' formats): mqtt://[USER@]HOST[:PORT], mqtts://... or off.",
             valueName: "url"))
     var mqtt: String?
 

@@ -55,8 +55,10 @@ final class Daemon: Sendable {
         context.httpToken = try configuration.http.loadToken(logger: logger)
         if configuration.mqtt.isEnabled {
             // On the listeners' queue, so that a fix wakes one thread for all of them.
+            var mqtt = configuration.mqtt
+            mqtt.softwareVersion = LocationdVersion.current
             context.mqtt = try MQTTPublisher(
-                configuration: configuration.mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
+                configuration: mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
                 queue: context.listeners)
         }
         self.context = context

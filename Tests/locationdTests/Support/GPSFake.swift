@@ -190,6 +190,22 @@ final class GPSFake: @unchecked Sendable {
     ///   that it (and its gpsd's device) stays up after the lines before them.
     func startFeeding(within limit: Duration = .seconds(30), holdingBack held: Int = 0) async throws {
         guard let hold else { return }
+        try await awaitReader(within: limit)
+        // One line per sentence; a pipe holds far more than any test log needs.
+        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: max(0, lines - held)))
+    }
+
+    /// Lets `count` more lines of a log played once go, after ``startFeeding(within:holdingBack:)``
+    /// held some back, as soon as gpsd has the terminal open (a client watches): a test that
+    /// plays its log in stages, waiting for what each does, or that starts another client.
+    func feed(lines count: Int, within limit: Duration = .seconds(30)) async throws {
+        guard let hold else { return }
+        try await awaitReader(within: limit)
+        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: count))
+    }
+
+    /// Waits until gpsd has opened gpsfake's terminal; throws after `limit`.
+    private func awaitReader(within limit: Duration) async throws {
         let deadline = ContinuousClock.now + limit
         while !(gpsdPID.map(Self.hasTerminalOpen) ?? false) {
             guard ContinuousClock.now < deadline else {
@@ -199,8 +215,6 @@ final class GPSFake: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        // One line per sentence; a pipe holds far more than any test log needs.
-        try hold.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: max(0, lines - held)))
     }
 
     /// Whether process `pid` has a pseudo-terminal open (gpsd has no other).

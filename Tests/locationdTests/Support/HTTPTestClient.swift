@@ -28,12 +28,33 @@ struct HTTPTestClient: Sendable {
         return try await send(Data(request.utf8))
     }
 
-    /// `METHOD path` with a JSON body (or none); reads until the server closes.
-    func request(_ method: String, _ path: String, json: Any? = nil) async throws -> Answer {
+    /// `METHOD path` with a JSON body (or none) and `headers`; reads until the server closes.
+    func request(
+        _ method: String, _ path: String, json: Any? = nil, headers: [String: String] = [:]
+    ) async throws -> Answer {
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        return try await request(method, path, body: body, type: "application/json", headers: headers)
+    }
+
+    /// `POST path` with an HTML form's fields (`application/x-www-form-urlencoded`).
+    func post(_ path: String, form: [String: String], headers: [String: String] = [:]) async throws -> Answer {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = form.map { key, value in
+            "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+        }
+        return try await request(
+            "POST", path, body: Data(encoded.joined(separator: "&").utf8), type: "application/x-www-form-urlencoded",
+            headers: headers)
+    }
+
+    private func request(
+        _ method: String, _ path: String, body: Data, type: String, headers: [String: String]
+    ) async throws -> Answer {
         let head =
             "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+            + "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
         return try await send(Data(head.utf8) + body)
     }
 

@@ -18,7 +18,13 @@ struct ParkedTrack {
         case parked(seconds: Int)
         /// Driving `metres` east at `speed` m/s.
         case drive(metres: Double, speed: Double)
+        /// Driving as `drive`, with 2D fixes that have no altitude and no accuracy (no
+        /// HDOP): a receiver that has just got its first fix.
+        case driveIn2D(metres: Double, speed: Double)
     }
+
+    /// How many lines of NMEA ``write(name:)`` writes for the lead-in and for each fix.
+    static let linesPerFix = 2
 
     let fixes: [Location]
     let leadIn: Int
@@ -36,9 +42,13 @@ struct ParkedTrack {
         // The receiver's error, metres east and north, and what is left of a multipath jump.
         var (errorEast, errorNorth, jumpSeconds, jumpEast, jumpNorth) = (0.0, 0.0, 0, 0.0, 0.0)
         let metresPerDegree = 111_195.0
-        func fix(speed: Double, track: Double) -> Location {
+        func fix(speed: Double, track: Double, threeD: Bool = true) -> Location {
             let lat = latitude + (north + errorNorth + jumpNorth) / metresPerDegree
             let lon = longitude + (east + errorEast + jumpEast) / (metresPerDegree * cos(latitude * .pi / 180))
+            guard threeD else {
+                return Location(
+                    time: time, mode: .twoD, status: 1, lat: lat, lon: lon, speed: speed, track: track, source: .replay)
+            }
             return Location(
                 time: time, mode: .threeD, status: 1, lat: lat, lon: lon, altMSL: 520, speed: speed, track: track,
                 geoidSep: 47, satellitesUsed: 9, hdop: 0.9, source: .replay)
@@ -54,20 +64,23 @@ struct ParkedTrack {
                         jumpSeconds -= 1
                     } else if random.unit() < 0.005 {
                         let (distance, angle) = (15 + random.unit() * 10, random.unit() * 2 * .pi)
-                        (jumpSeconds, jumpEast, jumpNorth) = (2 + Int(random.unit() * 4), distance * cos(angle), distance * sin(angle))
+                        (jumpSeconds, jumpEast, jumpNorth) = (
+                            2 + Int(random.unit() * 4), distance * cos(angle), distance * sin(angle)
+                        )
                     }
                     if jumpSeconds == 0 { (jumpEast, jumpNorth) = (0, 0) }
                     fixes.append(fix(speed: abs(random.normal()) * 0.2, track: random.unit() * 360))
                     time += 1
                 }
-            case .drive(let metres, let speed):
+            case .drive(let metres, let speed), .driveIn2D(let metres, let speed):
                 (jumpEast, jumpNorth, jumpSeconds) = (0, 0, 0)
+                let threeD = if case .drive = part { true } else { false }
                 var covered = 0.0
                 while covered < metres {
                     let step = min(speed, metres - covered)
                     covered += step
                     east += step
-                    fixes.append(fix(speed: speed, track: 90))
+                    fixes.append(fix(speed: speed, track: 90, threeD: threeD))
                     time += 1
                 }
             }

@@ -40,9 +40,13 @@ public struct OwnTracksLocation: Sendable, Equatable {
     /// The default tracker ID for a device name: its last two characters.
     public static func trackerID(forDevice name: String) -> String { String(name.suffix(2)) }
 
-    /// The JSON payload, or nil when the fix has no position (OwnTracks requires `lat` and `lon`).
+    /// The JSON payload, or nil when the fix has no position or no time (OwnTracks
+    /// requires `lat`, `lon` and `tst`; a reader such as Home Assistant's OwnTracks
+    /// integration or the Recorder would take a location without `tst` for one of 1970).
     public var payload: [UInt8]? {
-        guard let lat = location.lat, let lon = location.lon, lat.isFinite, lon.isFinite else { return nil }
+        guard let lat = location.lat, let lon = location.lon, lat.isFinite, lon.isFinite,
+            let tst = location.time?.timeIntervalSince1970.rounded(.down), Self.isWritable(tst)
+        else { return nil }
         var out: [UInt8] = []
         let tid = String(trackerID.suffix(2))
         // Keys and quotes (110), two decimals (32 each), eight integers (25 each), the
@@ -52,7 +56,7 @@ public struct OwnTracksLocation: Sendable, Equatable {
             out.decimal(lat, decimals: 7)
             out.literal(#","lon":"#)
             out.decimal(lon, decimals: 7)
-            if let time = location.time { Self.integer(#","tst":"#, time.timeIntervalSince1970.rounded(.down), &out) }
+            Self.integer(#","tst":"#, tst, &out)
             if let eph = location.eph { Self.integer(#","acc":"#, eph.rounded(), &out) }
             if let alt = location.altMSL ?? location.altHAE { Self.integer(#","alt":"#, alt.rounded(), &out) }
             if let epv = location.epv { Self.integer(#","vac":"#, epv.rounded(), &out) }
@@ -77,9 +81,12 @@ public struct OwnTracksLocation: Sendable, Equatable {
         return out
     }
 
+    /// Whether `value` is written as an integer: finite and within ±2^53.
+    private static func isWritable(_ value: Double) -> Bool { value.isFinite && abs(value) < 9.0e15 }
+
     /// Writes `,"key":N` for a finite value within ±2^53.
     private static func integer(_ key: StaticString, _ value: Double, _ out: inout ByteWriter) {
-        guard value.isFinite, abs(value) < 9.0e15 else { return }
+        guard isWritable(value) else { return }
         out.literal(key)
         out.integer(Int(value))
     }
