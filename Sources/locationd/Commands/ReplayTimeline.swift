@@ -35,9 +35,13 @@ final class ReplayTimeline: Sendable {
         if ignored.total > 0 {
             let reasons = [
                 (ignored.withoutPosition, "without a position"), (ignored.withoutTime, "without a time"),
-                (ignored.outOfOrder, "not after the fix before"), (ignored.jumps, "beyond --max-speed"),
+                (ignored.outOfOrder, "not after the fix before"),
+                (ignored.misdated, "misdated, far from the fixes around them"), (ignored.jumps, "beyond --max-speed"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             summary += "; ignored \(ignored.total) fixes (" + reasons.joined(separator: ", ") + ")"
+        }
+        if ignored.timeResets > 0 {
+            summary += "; the fixes' time went back for good \(ignored.timeResets) times: started over on it"
         }
         return summary
     }

@@ -65,7 +65,7 @@ struct TimelineCommand: AsyncParsableCommand {
                 return
             }
             let range = try TimelineRange.resolve(day: day, from: from, to: to)
-            let lines = try self.lines(range)
+            let (lines, live) = try self.lines(range)
             var entries: [TimelineEntry] = []
             for line in lines {
                 guard let entry = TimelineEntry(jsonLine: line) else { throw DaemonOrFiles.unexpected(line) }
@@ -76,7 +76,11 @@ struct TimelineCommand: AsyncParsableCommand {
                 ? lines.map { $0 + "\n" }.joined()
                 : geojson
                     ? TimelineFormat.geoJSON(entries, lines: lines)
-                    : gpx ? TimelineFormat.gpx(entries) : TimelineFormat.table(entries, title: range.title)
+                    : gpx
+                        ? TimelineFormat.gpx(entries)
+                        : TimelineFormat.table(
+                            entries, title: range.title, spansDays: range.end.timeIntervalSince(range.start) > 86_400,
+                            live: live)
             let out = BufferedOutput()
             out.write(text)
             out.flush()
@@ -86,8 +90,9 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
-    /// written from the timeline file as the daemon writes them, so that either prints the same.
-    private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
+    /// written from the timeline file as the daemon writes them, so that either prints the
+    /// same; and whether the daemon gave them (its open entries are open now).
+    private func lines(_ range: TimelineRange) throws(LocationError) -> (lines: [String], live: Bool) {
         let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
         // The range as the user gave it, today's date when none: the daemon reads it as this command does.
         let argument =
@@ -103,11 +108,12 @@ struct TimelineCommand: AsyncParsableCommand {
             lines.append(text)
             return true
         }
-        guard let fallback else { return lines }
-        return try fallback.read { () throws(LocationError) in
+        guard let fallback else { return (lines, true) }
+        let read = try fallback.read { () throws(LocationError) in
             let store = try TimelineStore.openReadOnly(
                 at: source.directory.appendingPathComponent(TimelineStore.fileName))
             return try store.entries(from: range.start, to: range.end).map(\.jsonString)
         }
+        return (read, false)
     }
 }
