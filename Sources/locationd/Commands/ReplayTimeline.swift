@@ -41,7 +41,8 @@ final class ReplayTimeline: Sendable {
             summary += "; ignored \(ignored.total) fixes (" + reasons.joined(separator: ", ") + ")"
         }
         if ignored.timeResets > 0 {
-            summary += "; the fixes' time went back for good \(ignored.timeResets) times: started over on it"
+            let times = ignored.timeResets == 1 ? "once" : "\(ignored.timeResets) times"
+            summary += "; the fixes' time went back for good \(times): started over on it"
         }
         return summary
     }

@@ -65,7 +65,7 @@ struct TimelineCommand: AsyncParsableCommand {
                 return
             }
             let range = try TimelineRange.resolve(day: day, from: from, to: to)
-            let (lines, live) = try self.lines(range)
+            let lines = try self.lines(range)
             var entries: [TimelineEntry] = []
             for line in lines {
                 guard let entry = TimelineEntry(jsonLine: line) else { throw DaemonOrFiles.unexpected(line) }
@@ -79,8 +79,7 @@ struct TimelineCommand: AsyncParsableCommand {
                     : gpx
                         ? TimelineFormat.gpx(entries)
                         : TimelineFormat.table(
-                            entries, title: range.title, spansDays: range.end.timeIntervalSince(range.start) > 86_400,
-                            live: live)
+                            entries, title: range.title, spansDays: range.end.timeIntervalSince(range.start) > 86_400)
             let out = BufferedOutput()
             out.write(text)
             out.flush()
@@ -90,9 +89,8 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
-    /// written from the timeline file as the daemon writes them, so that either prints the
-    /// same; and whether the daemon gave them (its open entries are open now).
-    private func lines(_ range: TimelineRange) throws(LocationError) -> (lines: [String], live: Bool) {
+    /// written from the timeline file as the daemon writes them, so that either prints the same.
+    private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
         let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
         // The range as the user gave it, today's date when none: the daemon reads it as this command does.
         let argument =
@@ -108,12 +106,11 @@ struct TimelineCommand: AsyncParsableCommand {
             lines.append(text)
             return true
         }
-        guard let fallback else { return (lines, true) }
-        let read = try fallback.read { () throws(LocationError) in
+        guard let fallback else { return lines }
+        return try fallback.read { () throws(LocationError) in
             let store = try TimelineStore.openReadOnly(
                 at: source.directory.appendingPathComponent(TimelineStore.fileName))
             return try store.entries(from: range.start, to: range.end).map(\.jsonString)
         }
-        return (read, false)
     }
 }

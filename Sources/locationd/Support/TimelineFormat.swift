@@ -6,19 +6,17 @@ import LocationState
 enum TimelineFormat {
     /// The table: a line per stay and trip, times in UTC, then the totals. The times carry
     /// their date when the range or its entries span more than one day. An entry still
-    /// open ends "now" when a running daemon answered (`live`); read from a file, it ends
-    /// at its last fix, marked `*` and said under the table: the file does not know now.
-    static func table(_ entries: [TimelineEntry], title: String, spansDays: Bool, live: Bool) -> String {
+    /// open ends at its last fix, marked `*` and said under the table: that is all the
+    /// timeline knows (a daemon without a fix, or stopped, or a file read, does not know now).
+    static func table(_ entries: [TimelineEntry], title: String, spansDays: Bool) -> String {
         var text = "Timeline \(title) (UTC)\n"
         var (stays, trips, distance) = (0, 0, 0.0)
         let days = Set(entries.flatMap { [day($0.start), day($0.end)] })
         let dated = spansDays || days.count > 1
-        let marked = !live && entries.contains(where: \.isOpen)
+        let marked = entries.contains(where: \.isOpen)
         let width = (dated ? 16 : 5) + (marked ? 1 : 0)
         for entry in entries {
-            let end =
-                !entry.isOpen ? clock(entry.end, dated: dated)
-                : live ? "now" : clock(entry.end, dated: dated) + "*"
+            let end = clock(entry.end, dated: dated) + (entry.isOpen ? "*" : "")
             let span = "\(clock(entry.start, dated: dated))–\(pad(end, width))"
             switch entry {
             case .stay(let stay):
@@ -40,7 +38,7 @@ enum TimelineFormat {
         if entries.isEmpty { text += "nothing recorded\n" }
         text += "\(stays) stays, \(trips) trips, \(TimelineEntry.distance(distance))\n"
         if marked {
-            text += "* open at its last fix, as the timeline file holds it (no running daemon was asked)\n"
+            text += "* still open at its last fix\n"
         }
         return text
     }
