@@ -30,7 +30,8 @@ struct SimulatedHistoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let recorder = TimelineRecorder(
             configuration: MotionConfiguration(),
-            store: try TimelineStore(directory: directory, logger: Logger(label: "test")), logger: Logger(label: "test"))
+            store: try TimelineStore(directory: directory, logger: Logger(label: "test")), logger: Logger(label: "test")
+        )
         for fix in Self.parkedThenSimulated() { recorder.stateDidChange(StateChange(old: nil, new: fix)) }
         #expect(recorder.motion.value.name == "stopped")
         #expect(recorder.tracker.openTrip == nil && recorder.tracker.closingStay == nil)
@@ -56,6 +57,8 @@ struct SimulatedHistoryTests {
         // Parked within a few metres: one tile at zoom 17, none along the simulated drive.
         #expect(sink.stored.count == 1, "\(sink.stored.keys)")
         let recorded = try tracks.files().map { try String(contentsOf: $0, encoding: .utf8) }.joined()
-        #expect(recorded.components(separatedBy: "\r\n").filter { $0.contains("RMC") }.count == 401, "\(recorded.suffix(300))")
+        #expect(
+            recorded.components(separatedBy: "\r\n").filter { $0.contains("RMC") }.count == 401,
+            "\(recorded.suffix(300))")
     }
 }

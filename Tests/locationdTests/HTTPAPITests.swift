@@ -63,7 +63,8 @@ struct HTTPAPITests {
         }
         #expect(try await daemon.stop().status == 0)
         let tiles = try await runLocationd(["tiles", "--data-dir", daemon.dataDirectory])
-        #expect(tiles.status == 0 && tiles.stdout.isEmpty, "\(tiles.stdout.prefix(300)) \(tiles.stderr)")
+        #expect(tiles.stdout.isEmpty, "\(tiles.stdout.prefix(300))")
+        #expect(tiles.status == 0 || tiles.stderr.contains("no tile database here yet"), "\(tiles.stderr)")
     }
 
     @Test(arguments: [

@@ -35,7 +35,8 @@ struct ImpossibleFixTests {
     /// is optional in GPX, so each is dropped, counted once in the summary, and every
     /// position is kept, as gpxpy and GPX viewers keep them.
     @Test func gpxPointsWithImpossibleTimesKeepTheirPositions() async throws {
-        var gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        var gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">"#
+        gpx += "<trk><trkseg>"
         for index in 0..<184 {
             gpx += #"<trkpt lat="\#(46.5 + Double(index) * 0.0001)" lon="7.9"><ele>2000</ele>"#
             gpx += "<time>1901-06-01T10:\(String(format: "%02d:%02d", index / 60, index % 60))Z</time></trkpt>"

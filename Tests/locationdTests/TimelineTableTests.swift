@@ -73,7 +73,8 @@ struct TimelineTableTests {
             .deletingLastPathComponent().appendingPathComponent("SampleTracks")
         try FileManager.default.copyItem(
             atPath: samples.appendingPathComponent("commute.nmea").path, toPath: tracks + "/2026-09-15.nmea")
-        try FileManager.default.createSymbolicLink(atPath: tracks + "/2026-09-16.nmea", withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: tracks + "/2026-09-16.nmea", withDestinationPath: "/etc/passwd")
         let run = try await runLocationd(["timeline", "--rebuild", "--data-dir", directory.path])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
