@@ -23,7 +23,7 @@ import Foundation
 ///   and the trip between them is dropped. So the last stay is reported closed only
 ///   when no stay can continue it any more (``closingStay`` until then);
 /// - a stopped device is `moving` only once the fix after the one that left the stay is
-///   away too (``MotionTracker/confirmDeparture(_:)``): one multipath fix moves nothing;
+///   away too: one multipath fix moves nothing;
 /// - a trip's distance is the receiver's speed over time where it reports one (parked
 ///   jitter adds nothing), else the path along the fixes, and its maximum speed takes
 ///   every counted step's, so that the average is never above the maximum;
@@ -31,7 +31,7 @@ import Foundation
 ///   farther from the last fix than `maxSpeed` allows are ignored and counted
 ///   (``ignored``); three jumps in a row that agree with each other are a discontinuity,
 ///   like a gap. Fixes dated more than the stay gap from their neighbours are judged by
-///   them (``MotionTracker+Time.swift``): one misdated fix costs one fix.
+///   them (see `MotionTracker+Time.swift`): one misdated fix costs one fix.
 ///
 /// Memory is constant: running sums, never the fixes.
 public struct MotionTracker: Sendable, Hashable, Codable {
