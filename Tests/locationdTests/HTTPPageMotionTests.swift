@@ -37,7 +37,8 @@ struct HTTPPageMotionTests {
         let page = try await PageServer(directory: directory.path, everyDay: true)
         defer { page.stop() }
         let now = Date()
-        page.motion ~> .stopped(since: now.addingTimeInterval(-600), latitude: Self.place.lat, longitude: Self.place.lon)
+        let since = now.addingTimeInterval(-600)
+        page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
         page.status ~> .live(.simulated, lastFix: now)
         var simulated = Self.fix(now, lat: Self.place.lat + 0.005, lon: Self.place.lon)
         simulated.source = .simulated
