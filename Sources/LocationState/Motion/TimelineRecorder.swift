@@ -111,11 +111,14 @@ public final class TimelineRecorder: StateListener, Sendable {
     /// Logs a misdated fix and a clock gone back: the first time, then at the 10th, 100th, ...
     private func logTimes(before: MotionTracker, after: MotionTracker) {
         let (was, now) = (before.ignored, after.ignored)
-        if LogThrottle.passesPowerOfTen(from: was.misdated, to: now.misdated), let time = after.lastMisdated {
+        if LogThrottle.passesPowerOfTen(from: was.misdated, to: now.misdated), let time = after.lastMisdated,
+            let used = after.lastFixTime
+        {
             logger.warning(
                 """
                 ignoring a misdated fix, dated \(UTCCalendar.iso8601(time)): more than the stay gap away from \
-                the fixes around it; is the receiver's date right? (\(now.misdated) so far)
+                the fixes around it (the last one used is dated \(UTCCalendar.iso8601(used))); is the \
+                receiver's date right? (\(now.misdated) so far)
                 """)
         }
         if LogThrottle.passesPowerOfTen(from: was.timeResets, to: now.timeResets), let from = before.lastFixTime,
