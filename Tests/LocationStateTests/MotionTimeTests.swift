@@ -44,6 +44,22 @@ struct MotionTimeTests {
         #expect(bad.tracker.lastFixTime == T.time(1200))
     }
 
+    /// Two fixes dated 2099 in a row, each after the one before: they cost themselves, the
+    /// stay under way goes on.
+    @Test func twoFutureFixesInARowCostTwo() throws {
+        let good = Self.timeline(Self.day())
+        var fixes = Self.day()
+        for offset in [1.0, 0.0] {
+            var misdated = fixes[600]
+            misdated.time = Self.future.addingTimeInterval(offset)
+            fixes.insert(misdated, at: 600)
+        }
+        let bad = Self.timeline(fixes)
+        #expect(T.stays(bad.events) == T.stays(good.events), "\(bad.events.map(\.jsonString))")
+        #expect(T.trips(bad.events) == T.trips(good.events))
+        #expect(bad.tracker.ignored.misdated == 2)
+    }
+
     /// A first fix dated 2099: nothing before it says it is wrong, so the good fixes after it
     /// are taken as a clock that went back; three that agree start the tracker over.
     @Test func futureFirstFixCostsThree() {
@@ -106,11 +122,8 @@ struct MotionTimeTests {
     /// fixes again after three of them.
     @Test func savedFutureStateRecovers() throws {
         var saved = MotionTracker()
-        _ = saved.ingest(T.fix(0))
-        var future = T.fix(1)
-        future.time = Self.future.addingTimeInterval(10_000)
-        _ = saved.ingest(future)
-        _ = saved.ingest(T.fix(future.time!.timeIntervalSince(T.t0) + 1))
+        let seconds = Self.future.timeIntervalSince(T.t0)
+        _ = T.feed(&saved, [T.fix(seconds), T.fix(seconds + 1), T.fix(seconds + 2)])
         var tracker = try JSONDecoder().decode(MotionTracker.self, from: JSONEncoder().encode(saved))
         #expect(tracker.lastFixTime! > Self.future)
         let events = T.feed(&tracker, Self.day()) + tracker.finish()

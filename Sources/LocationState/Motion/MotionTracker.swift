@@ -55,9 +55,10 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     private var trip: TripProgress?
     /// The fixes rejected as jumps since the last one used, while they agree with each other.
     private var jumps: JumpRun?
-    /// A fix dated more than the stay gap after the last one used, until the next fix
-    /// says whether the time really moved on.
-    var leap: TrackPoint?
+    /// The fixes dated more than the stay gap after the last one used, each after the one
+    /// before (at most two), until enough of them agree that the time really moved on, or
+    /// a fix between them and the last one used shows them misdated.
+    var leaps: [TrackPoint]?
     /// The fixes dated more than the stay gap before the last one used, in a row, while
     /// they agree with each other.
     var rewinds: JumpRun?
@@ -114,7 +115,6 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         }
         let before = motion
         var events: [TimelineEvent] = []
-        settleLeap(before: point, &events)
         take(point, &events)
         if !motion.isSameKind(as: before) { events.append(.motion(motion)) }
         return events
@@ -133,17 +133,13 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         return events
     }
 
-    /// The end of the data: a fix held after a leap in time is taken (nothing after it
-    /// says it was wrong); the last stay, if it was still closing, closes; the open stay
+    /// The end of the data: fixes held after a leap in time are taken (nothing after them
+    /// says they were wrong); the last stay, if it was still closing, closes; the open stay
     /// and trip stay open, as trackintel leaves the last candidate out.
     public mutating func finish() -> [TimelineEvent] {
         let before = motion
         var events: [TimelineEvent] = []
-        if let leap {
-            self.leap = nil
-            interrupt(&events)
-            begin(at: leap)
-        }
+        while let held = leaps { resume(after: held, &events) }
         if !motion.isSameKind(as: before) { events.append(.motion(motion)) }
         if let closing { events.append(.stayClosed(closing)) }
         closing = nil
