@@ -114,7 +114,8 @@ struct MotionTrackerTests {
     }
 
     /// The motion: unknown at first, stopped once a stay has lasted the duration (since its
-    /// start), moving when it is left, unknown after a gap.
+    /// start), moving when it is left (and the fix after confirms it), unknown after a gap
+    /// (once the two fixes after the gap's show that the time moved on).
     @Test func motionFollowsTheStays() {
         var tracker = MotionTracker()
         #expect(tracker.motion == .unknown)
@@ -128,7 +129,7 @@ struct MotionTrackerTests {
         #expect(since == T.time(0))
         events += T.feed(&tracker, [T.fix(410, north: 500), T.fix(420, north: 1000)])
         #expect(tracker.motion == .moving)
-        events += T.feed(&tracker, [T.fix(2000, north: 1000)])
+        events += T.feed(&tracker, [T.fix(2000, north: 1000), T.fix(2010, north: 1000), T.fix(2020, north: 1000)])
         #expect(tracker.motion == .unknown)
         #expect(T.motions(events) == ["stopped", "moving", "unknown"])
     }

@@ -112,7 +112,10 @@ struct TimelineStoreTests {
         let arrival = try #require(try trips().first?.to)
         #expect(try stays().contains { $0.start == arrival && $0.isOpen })
 
+        // The fix after the gap, and the two after it that show the time moved on.
         recorder.ingest(try #require(fixes.last))
+        recorder.ingest(T.fix(860 + 901 + 1, north: 3000))
+        recorder.ingest(T.fix(860 + 901 + 2, north: 3000))
         try recorder.close()
         #expect(try trips().count == 1)
         #expect(try trips().first?.to == nil)

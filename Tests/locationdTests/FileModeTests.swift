@@ -31,10 +31,10 @@ struct FileModeTests {
     func everyFileTheDaemonMakesIsPrivate(umask: String) async throws {
         let directory = try TemporaryDirectory()
         let data = directory.path + "/data"
-        // A region around the simulator's start (an enter to store), and a broker nobody
+        // A region around the walk's start (an enter to store), and a broker nobody
         // runs (every message goes to the outbox).
         let regions = try RegionCommandTests.regionFile(
-            #"{"type":"Feature","id":"start","properties":{"name":"Start","radius":5000},"geometry":{"type":"Point","coordinates":[11.5167,48.1173]}}"#
+            #"{"type":"Feature","id":"start","properties":{"name":"Start","radius":5000},"geometry":{"type":"Point","coordinates":[13.3501,52.5145]}}"#
         )
         let config = directory.path + "/locationd.conf"
         try """
@@ -47,7 +47,7 @@ struct FileModeTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
             "-c", "umask \(umask) && exec \"$0\" \"$@\"", locationdBinary().path, "run", "--data-dir", data,
-            "--source", "simulated", "--record", "--http", "127.0.0.1:0", "--config", config,
+            "--source", "replay", sampleTrackPath("walk.nmea"), "--record", "--http", "127.0.0.1:0", "--config", config,
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -29,6 +29,31 @@ struct HTTPPageMotionTests {
         Int(text.split(separator: " ").dropLast().last ?? "")
     }
 
+    /// The simulator standing in while the device is parked: the real motion stays
+    /// `stopped` (simulated fixes are no motion), and the map follows the simulator's fix
+    /// under its badge instead of holding the marker at the stay.
+    @Test func aSimulatedFixIsNotHeldStillByTheRealMotion() async throws {
+        let directory = try TemporaryDirectory()
+        let page = try await PageServer(directory: directory.path, everyDay: true)
+        defer { page.stop() }
+        let now = Date()
+        let since = now.addingTimeInterval(-600)
+        page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
+        page.status ~> .live(.simulated, lastFix: now)
+        var simulated = Self.fix(now, lat: Self.place.lat + 0.005, lon: Self.place.lon)
+        simulated.source = .simulated
+        page.deviceLocation ~> simulated
+        let browser = try await WebDriver()
+        try await browser.open(page.url)
+        try await browser.waitFor(
+            "the simulated badge", #"return document.getElementById("badge").dataset.badge === "simulated""#)
+        try await browser.waitFor("the motion", #"return S.motion && S.motion.motion === "stopped""#)
+        let marker = String(format: "%.7f,%.7f", Self.place.lat + 0.005, Self.place.lon)
+        try await browser.waitFor(
+            "the marker at the simulated fix",
+            #"draw(); return document.getElementById("map").dataset.marker === "\#(marker)""#)
+    }
+
     @Test func aParkedDeviceStaysStillAndItsTimesFollowTheFreshness() async throws {
         let directory = try TemporaryDirectory()
         let page = try await PageServer(directory: directory.path, everyDay: true)

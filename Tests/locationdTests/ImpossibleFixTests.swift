@@ -31,6 +31,30 @@ struct ImpossibleFixTests {
                     + "1 impossible fix rejected (lat 1), 2 fields dropped (altMSL 1, speed 1)"), "\(run.stderr)")
     }
 
+    /// A GPX file whose times are all impossible (1901, as a converter wrote them): the time
+    /// is optional in GPX, so each is dropped, counted once in the summary, and every
+    /// position is kept, as gpxpy and GPX viewers keep them.
+    @Test func gpxPointsWithImpossibleTimesKeepTheirPositions() async throws {
+        var gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">"#
+        gpx += "<trk><trkseg>"
+        for index in 0..<184 {
+            gpx += #"<trkpt lat="\#(46.5 + Double(index) * 0.0001)" lon="7.9"><ele>2000</ele>"#
+            gpx += "<time>1901-06-01T10:\(String(format: "%02d:%02d", index / 60, index % 60))Z</time></trkpt>"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        let path = try temporaryFile(Array(gpx.utf8), suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 184, "\(run.stdout.prefix(300))")
+        #expect(lines.allSatisfy { $0.contains(#""lat":46.5"#) && !$0.contains("1901") })
+        #expect(
+            run.stderr.contains("184 track points read, 184 fixes, 184 impossible times dropped (positions kept)"),
+            "\(run.stderr)")
+        #expect(!run.stderr.contains("rejected"), "\(run.stderr)")
+    }
+
     /// With `--data-dir`, the stores get the possible fix only.
     @Test func theStoresGetNoImpossibleFix() async throws {
         let path = try temporaryFile(Array(Self.reports.utf8), suffix: ".json")

@@ -19,6 +19,48 @@ struct ReplayTimelineTests {
         #expect(run.stderr.contains("timeline: 0 stays, 0 trips (0 m); at the end, a stay since"), "\(run.stderr)")
     }
 
+    /// 1,200 good fixes (a stay, a drive, a stay, a drive) after one dated 2099, and the same
+    /// with another in the middle: the stays and trips of the good fixes alone, the
+    /// misdated fixes named in the summary.
+    @Test func futureFixesCostOneFixEach() async throws {
+        let directory = try TemporaryDirectory()
+        func track(misdated: Bool) -> GeneratedTrack {
+            // One fix a second.
+            var track = GeneratedTrack(seed: 0)
+            if misdated { track.misdated(4_070_908_800) }
+            track.stay(seconds: 400)
+            track.move(metres: 2000, speed: 10)
+            if misdated { track.misdated(4_070_908_800) }
+            track.stay(seconds: 400)
+            track.move(metres: 2000, speed: 10)
+            return track
+        }
+        func replay(_ track: GeneratedTrack, _ name: String) async throws -> (lines: [Substring], summary: String) {
+            let path = directory.path + "/" + name
+            try track.gpx.write(toFile: path, atomically: true, encoding: .utf8)
+            let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json", "--timeline"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n").filter {
+                $0.hasPrefix(#"{"class":"STAY""#) || $0.hasPrefix(#"{"class":"TRIP""#)
+            }
+            return (lines, run.stderr)
+        }
+        let good = try await replay(track(misdated: false), "good.gpx")
+        let bad = try await replay(track(misdated: true), "bad.gpx")
+        #expect(track(misdated: false).points.count == 1200)
+        #expect(good.lines.count == 3, "\(good.lines)")
+        #expect(bad.lines.map { $0.prefix(12) } == good.lines.map { $0.prefix(12) }, "\(bad.lines) \(bad.summary)")
+        // The trip between the stays is the same trip (the first stay, which the first
+        // misdated fix made start two fixes later, is what it comes from).
+        func trip(_ lines: [Substring]) -> [String] {
+            lines.filter { $0.contains("TRIP") }.map { String($0).replacing(/"from":"[^"]*",/, with: "") }
+        }
+        #expect(trip(bad.lines) == trip(good.lines))
+        #expect(bad.lines.last == good.lines.last)
+        #expect(bad.summary.contains("timeline: 2 stays, 1 trips"), "\(bad.summary)")
+        #expect(bad.summary.contains("misdated"), "\(bad.summary)")
+    }
+
     /// A threshold that is 0, negative, not a number or absurd: one line naming it, exit 64.
     @Test(arguments: [
         ("--stay-distance", "0"), ("--stay-distance", "-5"), ("--stay-distance", "nan"), ("--stay-distance", "1e12"),

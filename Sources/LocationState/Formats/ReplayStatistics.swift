@@ -38,6 +38,9 @@ public struct ReplayStatistics: Sendable, Hashable {
     public var fixes = 0
     /// What was not replayed, by reason.
     public var skipped: [Skip: Int] = [:]
+    /// GPX times no fix can carry (before 1970, after 9999), dropped from their points,
+    /// whose positions were kept.
+    public var impossibleTimes = 0
     /// Why reading stopped before the end of the input (a GPX file that is not
     /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
     public var stopReason: String?
@@ -71,6 +74,7 @@ public struct ReplayStatistics: Sendable, Hashable {
         records += other.records
         fixes += other.fixes
         skipped.merge(other.skipped, uniquingKeysWith: +)
+        impossibleTimes += other.impossibleTimes
         stopReason = stopReason ?? other.stopReason
         validation.rejected.merge(other.validation.rejected, uniquingKeysWith: +)
         validation.dropped.merge(other.validation.dropped, uniquingKeysWith: +)
@@ -81,7 +85,8 @@ public struct ReplayStatistics: Sendable, Hashable {
     ///   (`, 2 malformed` before the lines dropped when there are any);
     /// - gpsd JSON: `120 reports read, 60 fixes, 58 reports of other classes, 0 lines dropped`;
     /// - GPX: `567 track points read, 567 fixes, 3 waypoints and 12 route points skipped`
-    ///   (`, 1 malformed` when there are any; skipped points only when there are any);
+    ///   (`, 1 malformed` when there are any; skipped points only when there are any;
+    ///   `, 184 impossible times dropped (positions kept)` when there are any);
     /// then what the validation rejected or removed, if anything
     /// (`1 impossible fix rejected (lat 1)`), and `; stopped early: REASON` when reading
     /// stopped at an error.
@@ -102,6 +107,7 @@ public struct ReplayStatistics: Sendable, Hashable {
             (self[skipped: .waypoint], "waypoint"), (self[skipped: .routePoint], "route point"),
         ].filter { $0.0 > 0 }.map { count($0.0, $0.1) }
         if !points.isEmpty { parts.append(points.joined(separator: " and ") + " skipped") }
+        if impossibleTimes > 0 { parts.append(count(impossibleTimes, "impossible time") + " dropped (positions kept)") }
         let validated = validation.summary
         if !validated.isEmpty { parts.append(validated) }
         let summary = parts.joined(separator: ", ")

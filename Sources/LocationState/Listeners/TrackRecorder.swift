@@ -259,9 +259,11 @@ public final class TrackRecorder: Sendable {
 }
 
 extension TrackRecorder: StateListener {
-    /// Records each change's new value (``record(_:)``).
+    /// Records each change's new value (``record(_:)``), unless it is simulated: a
+    /// simulated fix never becomes history (``Location/becomesHistory``), and the track is
+    /// what `timeline --rebuild` makes the timeline from.
     public func stateDidChange(_ change: StateChange<Location?>) {
-        record(change.new)
+        record(change.new.flatMap { $0.becomesHistory ? $0 : nil })
     }
 }
 

@@ -22,21 +22,29 @@ import Foundation
 ///   closer than the stay distance to the last one's, continues it: they are one stay
 ///   and the trip between them is dropped. So the last stay is reported closed only
 ///   when no stay can continue it any more (``closingStay`` until then);
+/// - a stopped device is `moving` only once the fix after the one that left the stay is
+///   away too: one multipath fix moves nothing;
+/// - a trip's distance is the receiver's speed over time where it reports one (parked
+///   jitter adds nothing), else the path along the fixes, and its maximum speed takes
+///   every counted step's, so that the average is never above the maximum;
 /// - fixes without a position or a time, with a time not after the last fix's, or
 ///   farther from the last fix than `maxSpeed` allows are ignored and counted
 ///   (``ignored``); three jumps in a row that agree with each other are a discontinuity,
-///   like a gap.
+///   like a gap. Fixes dated more than the stay gap from their neighbours are judged by
+///   them (see `MotionTracker+Time.swift`): one misdated fix costs one fix.
 ///
 /// Memory is constant: running sums, never the fixes.
 public struct MotionTracker: Sendable, Hashable, Codable {
     public var configuration: MotionConfiguration
     /// What the device is doing.
-    public private(set) var motion = Motion.unknown
+    public internal(set) var motion = Motion.unknown
     /// The fixes ignored so far, by reason.
-    public private(set) var ignored = IgnoredFixes()
+    public internal(set) var ignored = IgnoredFixes()
+    /// The time of the latest fix found misdated (``IgnoredFixes/misdated``).
+    public internal(set) var lastMisdated: Date?
 
     /// The last fix used.
-    private var last: TrackPoint?
+    var last: TrackPoint?
     /// The stay candidate the latest fixes belong to.
     private var candidate: StayCandidate?
     /// The last stay, ended, until no later stay can continue it.
@@ -47,6 +55,15 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     private var trip: TripProgress?
     /// The fixes rejected as jumps since the last one used, while they agree with each other.
     private var jumps: JumpRun?
+    /// The fixes dated more than the stay gap after the last one used, each after the one
+    /// before (at most two), until enough of them agree that the time really moved on, or
+    /// a fix between them and the last one used shows them misdated.
+    var leaps: [TrackPoint]?
+    /// The fixes dated more than the stay gap before the last one used, in a row, while
+    /// they agree with each other.
+    var rewinds: JumpRun?
+    /// The fix that left the stopped device's stay, until the next fix says whether it moved.
+    private var departure: TrackPoint?
 
     /// How many agreeing jumps in a row make a discontinuity.
     static let jumpsMakingDiscontinuity = 3
@@ -90,33 +107,15 @@ public struct MotionTracker: Sendable, Hashable, Codable {
             ignored.withoutTime += 1
             return []
         }
-        let point = TrackPoint(time: time, latitude: latitude, longitude: longitude)
-        let receiverSpeed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        guard let last else {
-            begin(at: point, speed: receiverSpeed ?? 0)
-            return []
-        }
-        let elapsed = point.seconds(since: last.time)
-        guard elapsed > 0 else {
-            ignored.outOfOrder += 1
+        let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let point = TrackPoint(time: time, latitude: latitude, longitude: longitude, speed: speed)
+        guard last != nil else {
+            begin(at: point)
             return []
         }
         let before = motion
         var events: [TimelineEvent] = []
-        let segment = last.step(to: point)
-        if segment > configuration.maxSpeed * elapsed + MotionConfiguration.jumpTolerance {
-            guard isDiscontinuity(point) else { return [] }
-            interrupt(&events)
-            begin(at: point, speed: receiverSpeed ?? 0)
-        } else if elapsed > configuration.stayGap {
-            jumps = nil
-            interrupt(&events)
-            begin(at: point, speed: receiverSpeed ?? 0)
-        } else {
-            jumps = nil
-            advance(to: point, segment: segment, speed: receiverSpeed ?? segment / elapsed, &events)
-            self.last = point
-        }
+        take(point, &events)
         if !motion.isSameKind(as: before) { events.append(.motion(motion)) }
         return events
     }
@@ -134,28 +133,61 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         return events
     }
 
-    /// The end of the data: the last stay, if it was still closing, closes; the open stay
+    /// The end of the data: fixes held after a leap in time are taken (nothing after them
+    /// says they were wrong); the last stay, if it was still closing, closes; the open stay
     /// and trip stay open, as trackintel leaves the last candidate out.
     public mutating func finish() -> [TimelineEvent] {
-        defer {
-            closing = nil
-            continuesClosing = false
+        let before = motion
+        var events: [TimelineEvent] = []
+        while let held = leaps { resume(after: held, &events) }
+        if !motion.isSameKind(as: before) { events.append(.motion(motion)) }
+        if let closing { events.append(.stayClosed(closing)) }
+        closing = nil
+        continuesClosing = false
+        return events
+    }
+
+    /// A fix whose time is after the last one's: a step of the track, a jump, or a gap.
+    mutating func step(to point: TrackPoint, after last: TrackPoint, _ events: inout [TimelineEvent]) {
+        let elapsed = point.seconds(since: last.time)
+        let segment = last.step(to: point)
+        if segment > configuration.maxSpeed * elapsed + MotionConfiguration.jumpTolerance {
+            guard isDiscontinuity(point) else { return }
+            interrupt(&events)
+            begin(at: point)
+            return
         }
-        return closing.map { [.stayClosed($0)] } ?? []
+        jumps = nil
+        confirmDeparture(point)
+        // The receiver's speed over the step where it gave one (bounded by the step plus
+        // the noise, for a long step with a stop in it), else the step itself.
+        let travel =
+            last.speed.map { min($0 * elapsed, segment + MotionConfiguration.jumpTolerance) } ?? segment
+        let step = Step(travel: travel, elapsed: elapsed, speed: point.speed ?? segment / elapsed)
+        advance(to: point, step, &events)
+        self.last = point
     }
 
     /// Starts over at `point`: its candidate's first fix.
-    private mutating func begin(at point: TrackPoint, speed: Double) {
-        candidate = StayCandidate(first: point, speed: speed)
+    mutating func begin(at point: TrackPoint) {
+        candidate = StayCandidate(first: point, speed: point.speed ?? 0)
         last = point
         jumps = nil
+        rewinds = nil
+        departure = nil
+    }
+
+    /// A step from the last fix used to the next: the distance it adds to a trip, its time,
+    /// and the speed at its fix (the receiver's, else the step's).
+    struct Step {
+        var travel: Double
+        var elapsed: Double
+        var speed: Double
     }
 
     /// A fix within the stay gap of the last one: into the candidate, or ending it.
-    private mutating func advance(
-        to point: TrackPoint, segment: Double, speed: Double, _ events: inout [TimelineEvent]
-    ) {
-        guard var current = candidate else { return begin(at: point, speed: speed) }
+    private mutating func advance(to point: TrackPoint, _ step: Step, _ events: inout [TimelineEvent]) {
+        guard var current = candidate else { return begin(at: point) }
         if current.first.distance(to: point) >= configuration.stayDistance {
             // trackintel measures the duration to the fix that ends the candidate.
             if !current.isEstablished, point.seconds(since: current.start) >= configuration.stayDuration {
@@ -171,13 +203,13 @@ public struct MotionTracker: Sendable, Hashable, Codable {
             } else {
                 var moving = trip ?? TripProgress(start: current.start, from: nil, distance: 0)
                 moving.absorb(current)
-                moving.distance += segment
+                moving.add(travel: step.travel, elapsed: step.elapsed)
                 trip = moving
             }
-            candidate = StayCandidate(first: point, speed: speed)
-            motion = .moving
+            candidate = StayCandidate(first: point, speed: step.speed)
+            leave(at: point)
         } else {
-            current.add(point, segment: segment, speed: speed)
+            current.add(point, travel: step.travel, speed: max(step.speed, step.travel / step.elapsed))
             if !current.isEstablished, point.seconds(since: current.start) >= configuration.stayDuration {
                 establish(&current, &events)
             }
@@ -189,6 +221,28 @@ public struct MotionTracker: Sendable, Hashable, Codable {
             events.append(.stayClosed(closing))
             self.closing = nil
         }
+    }
+
+    /// A candidate ended at `point`: the device is moving, or, if it was stopped, may be.
+    private mutating func leave(at point: TrackPoint) {
+        if case .stopped = motion { departure = point } else { motion = .moving }
+    }
+
+    /// The fix after one that left a stopped device's stay: away from the stay too, the
+    /// device is moving; back within the stay distance of it, that fix was an outlier (a
+    /// multipath reflection) and the device is still stopped. The stays and trips are
+    /// trackintel's either way: this decides the motion only.
+    private mutating func confirmDeparture(_ point: TrackPoint) {
+        guard departure != nil else { return }
+        departure = nil
+        if case .stopped(_, let latitude, let longitude) = motion,
+            SphericalEarth.distance(
+                latitude1: latitude, longitude1: longitude, latitude2: point.latitude, longitude2: point.longitude)
+                < configuration.stayDistance
+        {
+            return
+        }
+        motion = .moving
     }
 
     /// The candidate has lasted the stay duration: it continues the last stay, or the
@@ -219,7 +273,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     /// A gap or a discontinuity: the candidate is dropped (as trackintel drops it, even
     /// one that had become a stay, which is then withdrawn), the last stay and the trip
     /// close, and the motion is unknown.
-    private mutating func interrupt(_ events: inout [TimelineEvent]) {
+    mutating func interrupt(_ events: inout [TimelineEvent]) {
         if let closing { events.append(.stayClosed(closing)) }
         if let candidate, candidate.isEstablished, !continuesClosing {
             events.append(.stayDropped(candidate.stay(end: candidate.end, isOpen: false)))
@@ -232,6 +286,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         continuesClosing = false
         trip = nil
         candidate = nil
+        departure = nil
         motion = .unknown
     }
 
@@ -251,8 +306,8 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         return false
     }
 
-    /// The latest of the fixes rejected as jumps in a row that agree with each other, and how many.
-    private struct JumpRun: Sendable, Hashable, Codable {
+    /// The latest of the fixes rejected in a row that agree with each other, and how many.
+    struct JumpRun: Sendable, Hashable, Codable {
         var point: TrackPoint
         var count: Int
     }

@@ -16,10 +16,10 @@ struct StayCandidate: Sendable, Hashable, Codable {
     private var sumNorth = 0.0
     private var sumEast = 0.0
     private var sumSquares = 0.0
-    /// Metres along the fixes from the first to the latest: the trip's, if the
-    /// candidate turns out not to be a stay (not kept once it is one).
+    /// Metres of trip from the first fix to the latest: the trip's, if the candidate
+    /// turns out not to be a stay (not kept once it is one).
     private(set) var path = 0.0
-    /// The fastest speed of its fixes, metres per second (not kept once it is a stay).
+    /// The fastest speed of its fixes and steps, metres per second (not kept once it is a stay).
     private(set) var maxSpeed: Double
     /// Whether the fixes have lasted the stay duration: the candidate is a stay.
     var isEstablished = false
@@ -32,10 +32,10 @@ struct StayCandidate: Sendable, Hashable, Codable {
 
     var start: Date { first.time }
 
-    /// Adds a fix within the stay distance of the first, `segment` metres from the
-    /// fix before, at `speed`.
+    /// Adds a fix within the stay distance of the first, `travel` metres of trip from the
+    /// fix before (see ``MotionTracker/Step``), at `speed`.
     @inline(__always)
-    mutating func add(_ point: TrackPoint, segment: Double, speed: Double) {
+    mutating func add(_ point: TrackPoint, travel: Double, speed: Double) {
         end = point.time
         fixes += 1
         let north = point.latitude - first.latitude
@@ -46,7 +46,7 @@ struct StayCandidate: Sendable, Hashable, Codable {
         let eastMetres = east * metresPerDegreeEast
         sumSquares += northMetres * northMetres + eastMetres * eastMetres
         if !isEstablished {
-            path += segment
+            path += travel
             if speed > maxSpeed { maxSpeed = speed }
         }
     }

@@ -3,14 +3,18 @@ import Logging
 
 /// Motion and the timeline from the device's fixes: the daemon's listener of `deviceLocation`.
 ///
-/// Feeds each fix to a ``MotionTracker`` and publishes what it says: the motion in
+/// Feeds each fix to a ``MotionTracker`` (simulated fixes excepted: they never become
+/// history or motion, see ``Location/becomesHistory``) and publishes what it says: the motion in
 /// ``motion``, each closed stay or trip and each change of motion in ``events``. Closed
 /// stays and trips are stored as they close, with the tracker's state, one transaction
 /// a fix; the state alone at most every ``saveInterval`` seconds of fixes otherwise, and
 /// at ``close()``. At start the stored state is taken up again, so an open stay goes on
 /// across a restart.
 ///
-/// A store that fails (a full disk) is logged once per episode; the motion goes on.
+/// A store that fails (a full disk) is logged once per episode; the motion goes on. Fixes
+/// the tracker finds misdated are logged the first time, then at the 10th, 100th, ... (the
+/// counts are in ``MotionTracker/ignored``, shown by the status); so is each time the
+/// fixes' clock went back for good and the tracker started over.
 ///
 /// - Important: deliver changes on one serial queue (the listeners' queue).
 public final class TimelineRecorder: StateListener, Sendable {
@@ -28,6 +32,10 @@ public final class TimelineRecorder: StateListener, Sendable {
     /// Seconds of fixes between two saves of the tracker's state when nothing closes.
     public static let saveInterval = 5.0
 
+    /// Seconds a stored state may lie ahead of the system clock without a word (as the
+    /// last fix's store takes a fix).
+    static let clockTolerance = 60.0
+
     private struct RecorderState {
         var tracker: MotionTracker
         /// The time of the fix at the last save.
@@ -40,8 +48,10 @@ public final class TimelineRecorder: StateListener, Sendable {
     }
 
     /// Starts from the state stored in `store` (with `configuration`, which may have
-    /// changed since), or afresh.
-    public init(configuration: MotionConfiguration, store: TimelineStore?, logger: Logger) {
+    /// changed since), or afresh. A stored state whose last fix lies ahead of `now` (the
+    /// system clock) is named in the log: the fixes that come decide whether it goes on
+    /// (the clock was behind) or starts over (the stored time was misdated).
+    public init(configuration: MotionConfiguration, store: TimelineStore?, logger: Logger, now: Date = Date()) {
         var tracker = MotionTracker(configuration: configuration)
         do {
             if let stored = try store?.tracker() {
@@ -51,6 +61,13 @@ public final class TimelineRecorder: StateListener, Sendable {
         } catch {
             logger.warning(
                 "cannot read the motion state in \(store?.url.path ?? ""): \(error.message); starting afresh")
+        }
+        if let last = tracker.lastFixTime, last.timeIntervalSince(now) > Self.clockTolerance {
+            logger.warning(
+                """
+                the motion state in \(store?.url.path ?? "") ends at a fix dated \(UTCCalendar.iso8601(last)), \
+                ahead of the system clock: it starts over if the fixes that come are dated before it
+                """)
         }
         self.store = store
         self.logger = logger
@@ -70,23 +87,50 @@ public final class TimelineRecorder: StateListener, Sendable {
     }
 
     public func stateDidChange(_ change: StateChange<Location?>) {
-        guard let fix = change.new else { return }
+        guard let fix = change.new, fix.becomesHistory else { return }
         ingest(fix)
     }
 
     /// Takes one fix, received at `now`.
     public func ingest(_ fix: Location, now: Date = Date()) {
-        let (produced, snapshot) = state.withLock { state -> ([TimelineEvent], MotionTracker?) in
+        let (produced, snapshot, before) = state.withLock { state -> ([TimelineEvent], MotionTracker?, MotionTracker) in
+            let before = state.tracker
             let produced = state.tracker.ingest(fix)
             state.receivedAt = now
-            guard let time = state.tracker.lastFixTime else { return (produced, nil) }
+            guard let time = state.tracker.lastFixTime else { return (produced, nil, before) }
             let due = state.savedAt.map { time.timeIntervalSince($0) >= Self.saveInterval || time < $0 } ?? true
-            guard !produced.isEmpty || due else { return (produced, nil) }
+            guard !produced.isEmpty || due else { return (produced, nil, before) }
             state.savedAt = time
-            return (produced, state.tracker)
+            return (produced, state.tracker, before)
         }
+        logTimes(before: before, after: snapshot ?? tracker)
         publish(produced)
         if let snapshot { save(produced, snapshot) }
+    }
+
+    /// Logs a misdated fix and a clock gone back: the first time, then at the 10th, 100th, ...
+    private func logTimes(before: MotionTracker, after: MotionTracker) {
+        let (was, now) = (before.ignored, after.ignored)
+        if LogThrottle.passesPowerOfTen(from: was.misdated, to: now.misdated), let time = after.lastMisdated,
+            let used = after.lastFixTime
+        {
+            logger.warning(
+                """
+                ignoring a misdated fix, dated \(UTCCalendar.iso8601(time)): more than the stay gap away from \
+                the fixes around it (the last one used is dated \(UTCCalendar.iso8601(used))); is the \
+                receiver's date right? (\(now.misdated) so far)
+                """)
+        }
+        if LogThrottle.passesPowerOfTen(from: was.timeResets, to: now.timeResets), let from = before.lastFixTime,
+            let to = after.lastFixTime
+        {
+            logger.warning(
+                """
+                the fixes' time went back from \(UTCCalendar.iso8601(from)) to \(UTCCalendar.iso8601(to)) and \
+                stays there (a GPS week rollover? a replay starting over?): the motion starts over \
+                (\(now.timeResets) so far)
+                """)
+        }
     }
 
     /// Ends what a gap would end when no fix came for longer than the stay gap (see

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A fix reduced to what motion needs: when and where.
+/// A fix reduced to what motion needs: when, where, and the receiver's speed.
 struct TrackPoint: Sendable, Hashable, Codable {
     var time: Date
     var latitude: Double
     var longitude: Double
+    /// The receiver's speed, metres per second, when it reported one.
+    var speed: Double?
 
     /// The distance to `other` on trackintel's sphere by trackintel's formula, metres:
     /// for the stay rule.

@@ -42,5 +42,9 @@ public struct Trip: Sendable, Hashable, Codable {
     public var duration: Double { end.timeIntervalSince(start) }
 
     /// The distance over the duration, metres per second; 0 for a trip of no duration.
-    public var averageSpeed: Double { duration > 0 ? distance / duration : 0 }
+    ///
+    /// Never above ``maxSpeed``: each step adds at most the maximum times its time, and the
+    /// steps lie within the trip's time (``MotionTracker``); `min` only takes away what
+    /// rounding adds when the steps' microseconds are summed against the whole duration.
+    public var averageSpeed: Double { duration > 0 ? min(distance / duration, maxSpeed) : 0 }
 }

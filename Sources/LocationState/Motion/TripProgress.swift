@@ -26,6 +26,13 @@ struct TripProgress: Sendable, Hashable, Codable {
         maxSpeed = max(maxSpeed, candidate.maxSpeed)
     }
 
+    /// Adds the step into the fix that ended a candidate: `travel` metres in `elapsed`
+    /// seconds, whose speed the maximum takes, so that the average is never above it.
+    mutating func add(travel: Double, elapsed: Double) {
+        distance += travel
+        maxSpeed = max(maxSpeed, travel / elapsed)
+    }
+
     /// The trip ending at `end`, in the stay starting at `to`.
     func trip(end: Date, to: Date?, isOpen: Bool) -> Trip {
         Trip(

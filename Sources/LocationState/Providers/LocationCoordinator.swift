@@ -155,19 +155,10 @@ public final class LocationCoordinator: Sendable {
             counts.count(result)
             return (before, (counts.rejectedFixes, counts.droppedFields))
         }
-        // Whether the count passed 1, 10, 100, ... with this fix.
-        func isLogged(_ before: Int, _ after: Int) -> Bool {
-            var power = 1
-            while power <= before {
-                guard power <= Int.max / 10 else { return false }
-                power *= 10
-            }
-            return power <= after
-        }
-        if let rejection = result.rejection, isLogged(before.0, after.0) {
+        if let rejection = result.rejection, LogThrottle.passesPowerOfTen(from: before.0, to: after.0) {
             logger.warning("ignoring an impossible fix: \(rejection.reason) (\(after.0) so far)")
         }
-        if isLogged(before.1, after.1) {
+        if LogThrottle.passesPowerOfTen(from: before.1, to: after.1) {
             let reasons = result.dropped.map(\.reason).joined(separator: "; ")
             logger.warning("dropping impossible values from a fix: \(reasons) (\(after.1) so far)")
         }

@@ -101,7 +101,14 @@ public struct ReplayProvider: LocationProvider {
     }
 
     /// Sleeps until each fix is due: recorded time since the first fix, divided by the speed.
+    ///
+    /// A fix dated before the one before, or more than ``longestWait`` after it, is not
+    /// waited for: the pacing starts over from it. A gap of days replayed in real time would
+    /// stall the replay for days, and a misdated fix (a year 2099 amid today's) for good.
     struct Pacer {
+        /// The longest gap between two fixes that is waited for, seconds of track time.
+        static let longestWait = 86_400.0
+
         let speed: Double?
         private var origin: (recorded: Date, wall: ContinuousClock.Instant)?
         private var last: Date?
@@ -113,14 +120,14 @@ public struct ReplayProvider: LocationProvider {
         mutating func wait(for event: ProviderEvent) async throws {
             guard let speed, speed > 0, case .fix(let location) = event, let time = location.time else { return }
             let clock = ContinuousClock()
-            if let last, time < last { origin = nil }
+            if let last, time < last || time.timeIntervalSince(last) > Self.longestWait { origin = nil }
             last = time
             guard let origin else {
                 self.origin = (time, clock.now)
                 return
             }
             let offset = time.timeIntervalSince(origin.recorded) / speed
-            // A jump of more than ~30,000 years (a corrupt time) starts over, like a jump back.
+            // A wait no `Duration` holds (days of track at a tiny speed) starts over too.
             guard offset.isFinite, offset < 1e12 else {
                 self.origin = (time, clock.now)
                 return

@@ -35,9 +35,14 @@ final class ReplayTimeline: Sendable {
         if ignored.total > 0 {
             let reasons = [
                 (ignored.withoutPosition, "without a position"), (ignored.withoutTime, "without a time"),
-                (ignored.outOfOrder, "not after the fix before"), (ignored.jumps, "beyond --max-speed"),
+                (ignored.outOfOrder, "not after the fix before"),
+                (ignored.misdated, "misdated, far from the fixes around them"), (ignored.jumps, "beyond --max-speed"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             summary += "; ignored \(ignored.total) fixes (" + reasons.joined(separator: ", ") + ")"
+        }
+        if ignored.timeResets > 0 {
+            let times = ignored.timeResets == 1 ? "once" : "\(ignored.timeResets) times"
+            summary += "; the fixes' time went back for good \(times): started over on it"
         }
         return summary
     }

@@ -14,9 +14,10 @@ struct TimelineCommand: AsyncParsableCommand {
             your own), which may read a timeline you cannot; when none answers, or with --data-dir, reads \
             DIR/timeline.sqlite, which the daemon writes as stays and trips close; a running daemon goes on \
             writing. DAY and the bounds of a range are UTC: a date (2026-11-23, a whole \
-            day) or an ISO 8601 time; without either, today. A stay or trip still going on is marked open. \
-            --rebuild reads every DIR/tracks/YYYY-MM-DD.nmea in order (run --record) and replaces the \
-            timeline with what they give, with the thresholds given here (the daemon's defaults \
+            day) or an ISO 8601 time; without either, today. A stay or trip still going on ends at its last \
+            fix, marked *; times carry their date when the table spans days. \
+            --rebuild reads every DIR/tracks/YYYY-MM-DD.nmea in order (run --record; symbolic links are \
+            skipped) and replaces the timeline with what they give, with the thresholds given here (the daemon's defaults \
             otherwise); it refuses while a daemon runs on the directory. \
             Exit status 64 for a bad date or threshold, 66 when there is no timeline yet.
             """
@@ -76,7 +77,10 @@ struct TimelineCommand: AsyncParsableCommand {
                 ? lines.map { $0 + "\n" }.joined()
                 : geojson
                     ? TimelineFormat.geoJSON(entries, lines: lines)
-                    : gpx ? TimelineFormat.gpx(entries) : TimelineFormat.table(entries, title: range.title)
+                    : gpx
+                        ? TimelineFormat.gpx(entries)
+                        : TimelineFormat.table(
+                            entries, title: range.title, spansDays: range.end.timeIntervalSince(range.start) > 86_400)
             let out = BufferedOutput()
             out.write(text)
             out.flush()

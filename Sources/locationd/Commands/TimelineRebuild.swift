@@ -12,7 +12,9 @@ enum TimelineRebuild {
         let lock = try DaemonLock(directory: directory.path, logger: logger)
         defer { withExtendedLifetime(lock) {} }
         let tracks = directory.appendingPathComponent(DataDirectory.Name.tracks)
-        let days = TrackExport.recordedDays(in: tracks)
+        let days = TrackExport.recordedDays(in: tracks).filter { day, _ in
+            isRecordedFile(tracks.appendingPathComponent(day + ".nmea"))
+        }
         var tracker = MotionTracker(configuration: configuration)
         var events: [TimelineEvent] = []
         for (day, _) in days {
@@ -36,5 +38,22 @@ enum TimelineRebuild {
         let stays = closed.filter { if case .stayClosed = $0 { true } else { false } }.count
         let trips = closed.filter { if case .tripClosed = $0 { true } else { false } }.count
         return "\(store.url.path): rebuilt from \(days.count) recorded days: \(stays) stays, \(trips) trips"
+    }
+
+    /// Whether `file` is a regular file the daemon could have recorded: anything else in
+    /// `tracks/` (a symbolic link, to /etc/passwd or anywhere, a directory, a device) is
+    /// no recorded day, left out with one line on stderr.
+    private static func isRecordedFile(_ file: URL) -> Bool {
+        var status = stat()
+        guard lstat(file.path, &status) == 0 else { return false }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return true
+        case S_IFLNK:
+            StandardError.line("locationd: skipping \(file.path): a symbolic link, not a recorded track")
+        default:
+            StandardError.line("locationd: skipping \(file.path): not a regular file, not a recorded track")
+        }
+        return false
     }
 }

@@ -44,14 +44,15 @@ enum ControlAnswers {
     }
 
     /// `?STATUS;`: source in use, connection, freshness, counts, uptime; the motion
-    /// (`"motion":"moving"`, `"unknown"` or `"stopped"` with `"stoppedSince"`); with MQTT on,
+    /// (`"motion":"moving"`, `"unknown"` or `"stopped"` with `"stoppedSince"`) and the fixes
+    /// the motion tracker ignored, by reason (`"ignoredFixes":{…,"misdated":N,…}`); with MQTT on,
     /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N,"stalled":BOOL}` (messages waiting in
     /// the outbox; dropped since the start, beyond its bounds, not storable or refused by
     /// libmosquitto; whether the connected broker has stopped acknowledging).
     /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, motion: Motion? = nil,
-        mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
+        ignoredFixes: IgnoredFixes? = nil, mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -60,6 +61,7 @@ enum ControlAnswers {
                 source: status.source.rawValue, state: status.name, connected: status.isConnected, fixes: fixes,
                 uptime: rounded(uptimeSeconds, decimals: 1), lastFix: status.lastFix.map(UTCCalendar.iso8601),
                 reason: reason, motion: motion?.name, stoppedSince: motion?.stoppedSince.map(UTCCalendar.iso8601),
+                ignoredFixes: ignoredFixes,
                 mqtt: mqtt.map {
                     .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped, stalled: $0.stalled)
                 },
@@ -156,6 +158,8 @@ enum ControlAnswers {
         let motion: String?
         /// ISO 8601 UTC: since when the device is stopped.
         let stoppedSince: String?
+        /// What the motion tracker ignored, by reason, since its state began (kept across restarts).
+        let ignoredFixes: IgnoredFixes?
         let mqtt: MQTT?
         let tiles: TileCounts?
     }

@@ -7,7 +7,7 @@ extension DaemonContext {
     func statusAnswer(_ value: ProviderStatus, tiles: [TileZoomSummary]? = nil, now: Date = Date()) -> String {
         ControlAnswers.status(
             value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt),
-            motion: timeline?.motion.value,
+            motion: timeline?.motion.value, ignoredFixes: timeline?.tracker.ignored,
             mqtt: mqtt?.snapshot,
             tiles: tiles)
     }

@@ -6,10 +6,16 @@ extension HTTPPage {
     // marker, stays where it is. The track as drawn replaces each known stay's fixes
     // (recorded ones included) by its centroid; once the device moves again, the track
     // continues from there. The fix in the panel stays raw, as `locationd last` shows it.
+    // A simulated fix is not the device: the motion, which it does not change, does not
+    // hold it still, so the map shows the simulator's drive (marked by the badge) until a
+    // real fix comes again.
 
     static let motionScript = #"""
         S.stays = new Map();
-        function stopped() { return S.motion && S.motion.motion === "stopped" ? S.motion : null; }
+        function stopped() {
+          const simulated = S.fix && S.fix.source === "simulated";
+          return S.motion && S.motion.motion === "stopped" && !simulated ? S.motion : null;
+        }
         // Where the map puts the device, and the radius of its circle in metres.
         function marker() {
           const m = stopped();

@@ -4,12 +4,20 @@ import LocationState
 /// How `locationd timeline` prints stays and trips: a table for people, JSON lines,
 /// GeoJSON or GPX.
 enum TimelineFormat {
-    /// The table: a line per stay and trip, times in UTC, then the totals.
-    static func table(_ entries: [TimelineEntry], title: String) -> String {
+    /// The table: a line per stay and trip, times in UTC, then the totals. The times carry
+    /// their date when the range or its entries span more than one day. An entry still
+    /// open ends at its last fix, marked `*` and said under the table: that is all the
+    /// timeline knows (a daemon without a fix, or stopped, or a file read, does not know now).
+    static func table(_ entries: [TimelineEntry], title: String, spansDays: Bool) -> String {
         var text = "Timeline \(title) (UTC)\n"
         var (stays, trips, distance) = (0, 0, 0.0)
+        let days = Set(entries.flatMap { [day($0.start), day($0.end)] })
+        let dated = spansDays || days.count > 1
+        let marked = entries.contains(where: \.isOpen)
+        let width = (dated ? 16 : 5) + (marked ? 1 : 0)
         for entry in entries {
-            let span = "\(clock(entry.start))–\(entry.isOpen ? "now  " : clock(entry.end))"
+            let end = clock(entry.end, dated: dated) + (entry.isOpen ? "*" : "")
+            let span = "\(clock(entry.start, dated: dated))–\(pad(end, width))"
             switch entry {
             case .stay(let stay):
                 stays += 1
@@ -28,7 +36,11 @@ enum TimelineFormat {
             text += "\n"
         }
         if entries.isEmpty { text += "nothing recorded\n" }
-        return text + "\(stays) stays, \(trips) trips, \(TimelineEntry.distance(distance))\n"
+        text += "\(stays) stays, \(trips) trips, \(TimelineEntry.distance(distance))\n"
+        if marked {
+            text += "* still open at its last fix\n"
+        }
+        return text
     }
 
     /// A FeatureCollection: each stay a Point at its centroid; each trip a LineString from
@@ -97,11 +109,15 @@ enum TimelineFormat {
         String(format: "lat=\"%.7f\" lon=\"%.7f\"", stay.latitude, stay.longitude)
     }
 
-    /// `HH:MM` of a UTC time, or `MM-DD HH:MM` when the table spans days.
-    private static func clock(_ date: Date) -> String {
+    /// `HH:MM` of a UTC time, or `YYYY-MM-DD HH:MM` when the table spans days.
+    private static func clock(_ date: Date, dated: Bool) -> String {
         let text = UTCCalendar.iso8601(date)
-        return String(text.dropFirst(11).prefix(5))
+        let time = text.dropFirst(11).prefix(5)
+        return dated ? "\(text.prefix(10)) \(time)" : String(time)
     }
+
+    /// The UTC day of a time, `YYYY-MM-DD`.
+    private static func day(_ date: Date) -> Substring { UTCCalendar.iso8601(date).prefix(10) }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

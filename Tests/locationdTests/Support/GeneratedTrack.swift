@@ -107,6 +107,15 @@ struct GeneratedTrack {
         time += 10
     }
 
+    /// One fix at the current place dated `time` (seconds since 1970) whatever the track's
+    /// time: a receiver's misdated epoch. The track's time runs on as if it were not there.
+    mutating func misdated(_ time: Double) {
+        let now = self.time
+        self.time = time
+        add(north: north, east: east)
+        self.time = now
+    }
+
     private var step: Double {
         mutating get { interval > 0 ? interval : (random.uniform(1, 10) * 1000).rounded() / 1000 }
     }

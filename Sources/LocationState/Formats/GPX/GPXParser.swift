@@ -256,7 +256,16 @@ final class GPXParser {
         case .elevation:
             point?.altMSL = value
             if value != nil, point?.mode == .twoD { point?.mode = .threeD }
-        case .time: point?.time = UTCCalendar.parseISO8601(GPXParser.trimmed(text), zonelessIsUTC: true)
+        case .time:
+            // A GPX time is optional: one no fix can carry (1901, as converters write) is
+            // dropped and counted, and the position kept, as gpxpy keeps a point it cannot date.
+            let time = UTCCalendar.parseISO8601(GPXParser.trimmed(text), zonelessIsUTC: true)
+            if let time, !Location.accepts(time: time) {
+                statistics.impossibleTimes += 1
+                point?.time = nil
+            } else {
+                point?.time = time
+            }
         case .fix:
             switch GPXParser.trimmed(text) {
             case "none": point?.mode = .noFix
