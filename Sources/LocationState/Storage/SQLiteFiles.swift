@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -44,6 +45,23 @@ enum SQLiteFiles {
             {
                 chmod(file, 0o600)
             }
+        }
+    }
+
+    /// Opens the database at `path` with `open`; one that is not a usable database is moved
+    /// aside (``moveAside(_:at:)``) with one warning that names it as `what`, says what was
+    /// wrong and where it went (then `advice`), and a new one is opened in its place.
+    static func openReplacingCorrupt<Database>(
+        _ path: String, naming what: String, advice: String = "", at now: Date, logger: Logger,
+        _ open: (String) throws(LocationError) -> Database
+    ) throws(LocationError) -> Database {
+        do {
+            return try open(path)
+        } catch let error {
+            guard let corruption = error.corruption else { throw error }
+            let aside = try moveAside(path, at: now)
+            logger.warning("\(what) \(path) is not a usable database (\(corruption)); moved it to \(aside)\(advice)")
+            return try open(path)
         }
     }
 
