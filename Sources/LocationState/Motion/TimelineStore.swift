@@ -55,6 +55,7 @@ public final class TimelineStore: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .fileNotFound(path: url.path)
         }
+        try SQLiteFiles.refuseUnusable(url.path, reading: true)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(1)

@@ -74,6 +74,12 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): is a symbolic link; locationd never follows links in its data directory: remove the link.")
     }
 
+    /// Where locationd keeps a file, something else is; `what` says what ("a directory").
+    /// Reading, the input is missing (exit 66); writing, the file cannot be made (73).
+    public static func notAFile(path: String, is what: String, reading: Bool) -> LocationError {
+        .init(reading ? .noInput : .cannotWrite, "\(path): is \(what), not a file locationd can use; move it away.")
+    }
+
     /// A service locationd depends on (the daemon, the store) is not available.
     public static func unavailable(_ message: String) -> LocationError { .init(.unavailable, message) }
 
