@@ -8,7 +8,8 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct StoreNotAFileTests {
     /// A data directory whose `name` is a directory, and the line that says so.
-    static func dataDirectory(in directory: borrowing TemporaryDirectory, with name: String) throws -> (String, String) {
+    static func dataDirectory(in directory: borrowing TemporaryDirectory, with name: String) throws -> (String, String)
+    {
         let data = directory.path + "/data"
         try FileManager.default.createDirectory(atPath: data + "/" + name, withIntermediateDirectories: true)
         return (data, "locationd: \(data)/\(name): is a directory, not a file locationd can use; move it away.\n")

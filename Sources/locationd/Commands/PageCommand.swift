@@ -21,7 +21,8 @@ struct PageCommand: ParsableCommand {
 
     @OptionGroup var socket: DaemonSocketOption
 
-    @Argument(help: ArgumentHelp("A path of the HTTP API, such as /api/v1/last (default: the page).", valueName: "path"))
+    @Argument(
+        help: ArgumentHelp("A path of the HTTP API, such as /api/v1/last (default: the page).", valueName: "path"))
     var path = "/"
 
     func validate() throws {
@@ -36,7 +37,8 @@ struct PageCommand: ParsableCommand {
             guard let reply = try sockets.ask("?PAGE;") else { throw .unavailable(sockets.nobodyAnswers) }
             let page = try? JSONDecoder().decode(PageAnswer.self, from: Data(reply.line.utf8))
             guard let page, page.class == "PAGE" else {
-                throw .unavailable("the daemon on \(reply.path) does not say where its page is: \(reply.line.prefix(200))")
+                throw .unavailable(
+                    "the daemon on \(reply.path) does not say where its page is: \(reply.line.prefix(200))")
             }
             guard let url = page.url else {
                 throw .unavailable("the daemon on \(reply.path) serves no HTTP (http = off)")

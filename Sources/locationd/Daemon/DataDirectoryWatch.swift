@@ -43,7 +43,8 @@ struct DataDirectoryWatch: Service {
         guard descriptor >= 0, inotify_add_watch(descriptor, directory, UInt32(events)) >= 0 else {
             let reason = SystemCall.message()
             logger.warning(
-                "cannot watch the data directory \(directory) (\(reason)); its removal would go unnoticed until a restart")
+                "cannot watch the data directory \(directory) (\(reason)); its removal would go unnoticed until a restart"
+            )
             if descriptor >= 0 { close(descriptor) }
             self.descriptor = nil
             return

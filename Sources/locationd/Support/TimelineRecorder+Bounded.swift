@@ -13,7 +13,8 @@ extension TimelineRecorder {
         let stored = try store?.count(from: from, to: to) ?? 0
         guard stored <= limit else {
             throw .usage(
-                "the range holds \(stored) stays and trips, more than the \(limit) one answer holds; ask for a shorter one")
+                "the range holds \(stored) stays and trips, more than the \(limit) one answer holds; ask for a shorter one"
+            )
         }
         return try entries(from: from, to: to)
     }
