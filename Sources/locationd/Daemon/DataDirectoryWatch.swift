@@ -20,11 +20,11 @@ import ServiceLifecycle
 /// way when its data directory's lock file goes.
 ///
 /// An inotify watch on the directory, set up when the daemon has taken its lock: a
-/// deletion in it (`rm -r` removes the lock file first or last, but before the directory),
-/// the directory moved or deleted, or its file system unmounted; each is checked against
-/// the directory and the lock file the daemon opened (device and inode), so that the
-/// daemon's own deletions (SQLite's `-wal` at shutdown) change nothing. Nothing wakes an
-/// idle daemon.
+/// deletion in it (`rm -r` removes the lock file before the directory, and the event for
+/// the directory itself did not come while the daemon held files in it open), the
+/// directory moved or deleted, or its file system unmounted. Each is checked against the
+/// directory and the lock file the daemon opened (device and inode), so that the daemon's
+/// own deletions (SQLite's `-wal` at shutdown) change nothing. Nothing wakes an idle daemon.
 struct DataDirectoryWatch: Service {
     private let directory: String
     /// The inotify descriptor, watching; nil when the kernel refused.
