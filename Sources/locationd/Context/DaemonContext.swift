@@ -35,6 +35,6 @@ struct DaemonContext: Sendable {
     /// The HTTP server's bearer token: read at start from `http-token-file`, or the daemon's
     /// own when its socket is shared (``HTTPToken``); `nil` when the server asks for none.
     var httpToken: [UInt8]? = nil
-    /// The HTTP server's URL with the port it bound, once it listens.
+    /// The HTTP server's URL with the port it bound, as a browser here opens it, once it listens.
     let httpURL = Locked<String?>(nil)
 }

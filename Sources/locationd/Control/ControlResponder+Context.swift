@@ -71,7 +71,7 @@ extension ControlResponder {
             page: {
                 guard context.configuration.http.enabled else { return ControlAnswers.page(url: nil, token: nil) }
                 return ControlAnswers.page(
-                    url: context.httpURL.withLock { $0 } ?? context.configuration.http.url,
+                    url: context.httpURL.withLock { $0 } ?? context.configuration.http.localURL,
                     token: context.httpToken.map { String(decoding: $0, as: UTF8.self) })
             })
     }

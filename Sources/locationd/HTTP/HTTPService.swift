@@ -65,7 +65,7 @@ struct HTTPService: Service {
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port
-                boundURL.withLock { $0 = bound.url }
+                boundURL.withLock { $0 = bound.localURL }
                 logger.notice(
                     "http: serving the page and the API at \(bound.url)\(authenticated ? " (bearer token required): `locationd page` prints the URL with it" : "")"
                 )
