@@ -48,8 +48,24 @@ struct HTTPSharedDaemonTests {
         #expect(try await client.get("/api/v1/last", headers: ["Authorization": "Bearer \(token)"]).status == 200)
         let api = try await runLocationd(["page", "--socket", socket, "/api/v1/last"])
         #expect(api.stdout == "http://127.0.0.1:\(port)/api/v1/last?access_token=\(token)\n", "\(api.stderr)")
+        try await expectNoPageForOthers(socket: socket)
         #expect(try await daemon.stop().status == 0)
         return token
+    }
+
+    /// A user outside the socket's group (nobody, running a copy of the binary it can
+    /// reach) gets no URL and no token from `locationd page`: one line, exit 69. Only as root.
+    private static func expectNoPageForOthers(socket: String) async throws {
+        guard getuid() == 0 else { return }
+        let directory = (socket as NSString).deletingLastPathComponent
+        let binary = directory + "/locationd-copy"
+        try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: binary)
+        let other = try await runProgram(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "page", "--socket", socket])
+        #expect(other.status == 69, "\(other.stderr)")
+        #expect(other.stdout.isEmpty)
+        #expect(other.stderr == "locationd: \(socket): permission denied; run as the daemon's user\n")
     }
 
     /// A daemon of one's own (socket 0600) serves loopback without a token, as before; `page`
