@@ -92,13 +92,15 @@ struct EpochMergerTests {
         #expect(merger.flush() == nil)
     }
 
-    /// A receiver that starts sending one more report an epoch: that epoch goes out a second
-    /// time, completed, and the next ones once, at their last report.
-    @Test func anExtraReportRaisesTheCount() {
+    /// A receiver that starts sending one more report an epoch (gpsd learning a cycle ender):
+    /// the count rises, and the epoch already handed on is not handed on again, so that every
+    /// listener (track, motion, MQTT) has the same one fix for it; the next epochs go out
+    /// once, at their last report.
+    @Test func anExtraReportRaisesTheCountWithoutASecondFix() {
         var merger = EpochMerger()
         _ = Self.run(&merger, [Self.afterGGA(0), Self.afterGGA(1), Self.afterGGA(2)])
         #expect(merger.expectedReports == 1)
-        #expect(merger.receive(Self.afterRMC(2)) == [Self.afterRMC(2)])
+        #expect(merger.receive(Self.afterRMC(2)).isEmpty)
         #expect(merger.expectedReports == 2)
         #expect(merger.receive(Self.afterGGA(3)).isEmpty)
         #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])

@@ -223,7 +223,9 @@ import Testing
             #expect(
                 try Data(contentsOf: URL(fileURLWithPath: path + "/" + aside[0])) == Data(repeating: 0x41, count: 8192))
             #expect(log.events.count == 1)
-            #expect(log.messages(at: .warning).first?.contains("moved it to") == true)
+            let warning = try #require(log.messages(at: .warning).first)
+            #expect(warning.contains("is not a usable database (") && warning.contains("; moved it to "), "\(warning)")
+            #expect(!warning.contains("untouched"), "\(warning)")
         }
     }
 }

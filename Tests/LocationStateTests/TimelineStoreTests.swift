@@ -85,7 +85,11 @@ struct TimelineStoreTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.contains { $0.hasPrefix("timeline.sqlite.corrupt-") })
         #expect(log.events.count == 1)
-        #expect(log.events.first?.level == .warning && log.events.first?.message.contains("moved it to") == true)
+        let warning = try #require(log.events.first?.message)
+        #expect(log.events.first?.level == .warning)
+        // One story: what was wrong and where the file went, not the readers' "left untouched".
+        #expect(warning.hasPrefix("timeline \(path) is not a usable database ("), "\(warning)")
+        #expect(warning.contains("; moved it to \(path).corrupt-") && !warning.contains("untouched"), "\(warning)")
     }
 
     /// A stay a gap drops after a trip reached it: the stored trip loses its `to`, in the

@@ -96,7 +96,7 @@ struct ControlAnswersTests {
     }
 
     @Test func repliesAreTheProtocolsObjects() {
-        #expect(ControlReply.version == #"{"class":"VERSION","release":"locationd","proto_major":1,"proto_minor":1}"#)
+        #expect(ControlReply.version == #"{"class":"VERSION","release":"locationd","proto_major":1,"proto_minor":2}"#)
         #expect(ControlReply.watch(enabled: false) == #"{"class":"WATCH","enable":false}"#)
         #expect(ControlReply.error("bad \"x\"\n") == #"{"class":"ERROR","message":"bad \"x\"\n"}"#)
     }

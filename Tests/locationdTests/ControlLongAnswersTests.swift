@@ -132,9 +132,6 @@ struct ControlLongAnswersTests {
                     stay.jsonString,
                     #"{"class":"TIMELINE","from":"2026-11-23T00:00:00.000Z","to":"2026-11-24T00:00:00.000Z","count":1}"#,
                 ])
-        let tooMany = ControlAnswers.timeline(
-            Array(repeating: stay, count: ControlAnswers.maxTimelineEntries + 1), range: range)
-        #expect(tooMany.count == 1 && tooMany[0].hasPrefix(#"{"class":"ERROR","message":"the range holds more than "#))
         let statistics = TileStatistics(zooms: [
             .init(
                 zoom: 14, tiles: 5, visits: 7, maxSquare: .init(size: 2, x: 10, y: 20),

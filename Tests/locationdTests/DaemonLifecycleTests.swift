@@ -150,13 +150,15 @@ struct DaemonLifecycleTests {
             return time.timeIntervalSince1970
         }
         try await waitUntil(seconds: 60) { lastFixTime() > 0 }
-        // A file where the directory was: the tile logger, which makes a vanished data
-        // directory again when it retries, cannot, so nothing can be stored any more.
-        try FileManager.default.removeItem(atPath: data)
-        #expect(FileManager.default.createFile(atPath: data, contents: Data("not a directory".utf8)))
+        // A directory where the last fix is kept: the store's temporary file cannot be
+        // renamed over it. (The data directory itself removed would stop the daemon at once,
+        // DataDirectoryRemovalTests.)
+        let lastFix = data + "/" + DataDirectory.Name.lastFix
+        try? FileManager.default.removeItem(atPath: lastFix)
+        try FileManager.default.createDirectory(atPath: lastFix, withIntermediateDirectories: false)
         let removed = Date().timeIntervalSince1970
-        // A fix dated two seconds after the directory vanished is newer than anything the
-        // last fix store wrote, so it waits to be written there, which cannot be done.
+        // A fix dated two seconds after that is newer than anything the last fix store
+        // wrote, so it waits to be written there, which cannot be done.
         try await waitUntil(seconds: 60) { lastFixTime() >= removed + 2 }
         let stopped = try await daemon.stop(with: SIGTERM, within: 20)
         #expect(stopped.status != 0)

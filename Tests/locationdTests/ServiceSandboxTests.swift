@@ -75,9 +75,13 @@ struct ServiceSandboxTests {
             ((try? ControlClient.ask("?REGIONS;", socketPath: socket)) ?? nil)?.contains(#""inside":["bavaria"]"#)
                 == true
         }
+        // The socket is the group's, so HTTP asks for the token `locationd page` gives.
         let http = HTTPTestClient(port: try await daemon.httpPort())
+        let page = try await runLocationd(["page", "--socket", socket])
+        let token = try #require(page.stdout.split(separator: "=").last?.trimmingCharacters(in: .newlines))
         for path in ["/api/v1/last", "/api/v1/status", "/api/v1/tiles", "/"] {
-            #expect(try await http.get(path).status == 200, "GET \(path)")
+            #expect(try await http.get(path).status == 401, "GET \(path) without the token")
+            #expect(try await http.get(path + "?access_token=\(token)").status == 200, "GET \(path)")
         }
         let last = try await runLocationd(["last", "--socket", socket, "--json"])
         #expect(last.status == 0, "locationd last: \(last.stderr)")

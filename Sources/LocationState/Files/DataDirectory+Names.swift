@@ -21,6 +21,8 @@ extension DataDirectory {
         public static let controlSocket = "control.sock"
         /// The lock a running daemon holds, so that a second one refuses to start.
         public static let daemonLock = "locationd.lock"
+        /// The HTTP server's own bearer token, kept by a daemon whose socket a group shares.
+        public static let httpToken = "http.token"
 
         /// The file that ``AtomicFileStore`` keeps `key` in: `KEY.json`.
         public static func storeFile(forKey key: String) -> String { key + ".json" }

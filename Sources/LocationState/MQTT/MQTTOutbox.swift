@@ -84,13 +84,8 @@ public final class MQTTOutbox {
         self.bounds = bounds
         self.logger = logger
         try DataDirectory.create(directory)
-        do {
-            queue = try Self.openQueue(path: url.path)
-        } catch let error where error.message.contains("not a usable database") {
-            let aside = try SQLiteFiles.moveAside(url.path, at: now)
-            logger.warning("MQTT outbox \(url.path) was unreadable (\(error.message)); moved it to \(aside)")
-            queue = try Self.openQueue(path: url.path)
-        }
+        queue = try SQLiteFiles.openReplacingCorrupt(
+            url.path, naming: "MQTT outbox", at: now, logger: logger, Self.openQueue)
         do {
             (count, nextID) = try queue.read { db in
                 (

@@ -51,5 +51,23 @@ extension TimelineStore {
         return entries.sorted { ($0.start, $0.isOpen ? 1 : 0) < ($1.start, $1.isOpen ? 1 : 0) }
     }
 
+    /// How many stored stays and trips overlap `from..<to`, counted without reading them:
+    /// what an answer is bounded by before it is built.
+    public func count(from: Date, to: Date) throws(LocationError) -> Int {
+        let arguments: StatementArguments = [from.timeIntervalSince1970, to.timeIntervalSince1970]
+        do {
+            return try queue.read { db in
+                try ["stay", "trip"].reduce(0) { total, table in
+                    total
+                        + (try Int.fetchOne(
+                            db, sql: #"SELECT count(*) FROM \#(table) WHERE "end" >= ? AND start < ?"#,
+                            arguments: arguments) ?? 0)
+                }
+            }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+    }
+
     private static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 }

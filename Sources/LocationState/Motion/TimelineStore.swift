@@ -43,15 +43,11 @@ public final class TimelineStore: @unchecked Sendable {
     public convenience init(directory: URL, logger: Logger, now: Date = Date()) throws(LocationError) {
         let url = directory.appendingPathComponent(Self.fileName)
         try DataDirectory.create(directory)
-        do {
-            self.init(url: url, queue: try Self.openQueue(path: url.path))
-        } catch let error where error.message.contains("not a usable database") {
-            let aside = try SQLiteFiles.moveAside(url.path, at: now)
-            logger.warning(
-                "timeline \(url.path) was unreadable (\(error.message)); moved it to \(aside); `locationd timeline --rebuild` makes it again from the recorded tracks"
-            )
-            self.init(url: url, queue: try Self.openQueue(path: url.path))
-        }
+        let queue = try SQLiteFiles.openReplacingCorrupt(
+            url.path, naming: "timeline",
+            advice: "; `locationd timeline --rebuild` makes it again from the recorded tracks", at: now,
+            logger: logger, Self.openQueue)
+        self.init(url: url, queue: queue)
     }
 
     /// Opens an existing timeline for reading only; it never creates or changes the file.
@@ -59,6 +55,7 @@ public final class TimelineStore: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .fileNotFound(path: url.path)
         }
+        try SQLiteFiles.refuseUnusable(url.path, reading: true)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(1)

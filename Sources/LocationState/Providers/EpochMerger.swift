@@ -16,9 +16,9 @@ import Foundation
 /// comes next: the next epoch's first report, or nil when the fix goes (no fix, source
 /// lost, or stale after the freshness timeout), or ``flush()`` at shutdown; no timer is
 /// needed. Before the first epoch is known, the first one waits so. A report beyond the
-/// expected count (a receiver that began sending more) raises the count, and the epoch,
-/// completed, is handed on again only if it changed. Reports without a time are epochs
-/// of their own.
+/// expected count (a receiver that began sending more) raises the count; its epoch, handed
+/// on already, is not handed on again: every listener has one fix per epoch, the same.
+/// Reports without a time are epochs of their own.
 ///
 /// A pure value: the daemon feeds it `deviceLocation`'s changes and writes what it
 /// returns into "epochLocation" (``EpochService``); tests feed it directly.
@@ -61,10 +61,11 @@ public struct EpochMerger: Sendable {
             return handIfComplete()
         }
         if held == nil, let handed, handed.fix.time == time {
-            let merged = fix.completing(handed.fix)
-            self.handed = Epoch(fix: merged, reports: handed.reports + 1)
+            // The epoch went out already: one epoch is one fix for every listener, so the
+            // late report only teaches the count.
+            self.handed = Epoch(fix: handed.fix, reports: handed.reports + 1)
             recentCounts[recentCounts.count - 1] = handed.reports + 1
-            return merged == handed.fix ? [] : [merged]
+            return []
         }
         var out: [Location?] = flush().map { [$0] } ?? []
         held = Epoch(fix: fix, reports: 1)

@@ -86,7 +86,7 @@ public struct TileDatabase: Sendable {
         let path = url.path
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .noTileDatabase(path: path) }
-        try SQLiteFiles.refuseLinks(path)
+        try SQLiteFiles.refuseUnusable(path, reading: true)
         var configuration = Configuration()
         configuration.readonly = true
         // A reader beside the daemon may meet the writer's lock for a moment (while it

@@ -23,6 +23,9 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     public let kind: Kind
     /// One sentence a user can act on.
     public let message: String
+    /// What is wrong with a database that cannot be used (``databaseCorrupt(path:reason:)``),
+    /// for the owner that moves it aside and says so in its own words; nil for other errors.
+    public private(set) var corruption: String?
 
     private init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -71,6 +74,12 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): is a symbolic link; locationd never follows links in its data directory: remove the link.")
     }
 
+    /// Where locationd keeps a file, something else is; `what` says what ("a directory").
+    /// Reading, the input is missing (exit 66); writing, the file cannot be made (73).
+    public static func notAFile(path: String, is what: String, reading: Bool) -> LocationError {
+        .init(reading ? .noInput : .cannotWrite, "\(path): is \(what), not a file locationd can use; move it away.")
+    }
+
     /// A service locationd depends on (the daemon, the store) is not available.
     public static func unavailable(_ message: String) -> LocationError { .init(.unavailable, message) }
 
@@ -89,9 +98,11 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// A database file that cannot be used (not SQLite, damaged, or not locationd's); it is left untouched.
     public static func databaseCorrupt(path: String, reason: String) -> LocationError {
-        .init(
+        var error = LocationError(
             .noInput,
             "\(path): not a usable database (\(reason)); it was left untouched: move it aside to start a new one.")
+        error.corruption = reason
+        return error
     }
 
     /// Another process holds a lock on the database for longer than locationd waits.

@@ -32,6 +32,9 @@ struct DaemonContext: Sendable {
     var timeline: TimelineRecorder? = nil
     /// The MQTT publisher, when MQTT is on.
     var mqtt: MQTTPublisher? = nil
-    /// The HTTP server's bearer token, read at start; `nil` when none is configured.
+    /// The HTTP server's bearer token: read at start from `http-token-file`, or the daemon's
+    /// own when its socket is shared (``HTTPToken``); `nil` when the server asks for none.
     var httpToken: [UInt8]? = nil
+    /// The HTTP server's URL with the port it bound, as a browser here opens it, once it listens.
+    let httpURL = Locked<String?>(nil)
 }

@@ -32,7 +32,17 @@ struct HTTPConfiguration: Equatable, Sendable {
     }
 
     /// The base URL, as logged at start.
-    var url: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+    var url: String { Self.url(host: host, port: port) }
+
+    /// The base URL a browser on this machine opens: a wildcard address (`0.0.0.0`, `::`)
+    /// is reached through loopback.
+    var localURL: String {
+        Self.url(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host, port: port)
+    }
+
+    private static func url(host: String, port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+    }
 
     /// The settings' names whose values differ from `other`'s.
     func keysDiffering(from other: HTTPConfiguration) -> [String] {

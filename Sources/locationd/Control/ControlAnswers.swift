@@ -97,22 +97,22 @@ enum ControlAnswers {
     }
 
     /// `?TIMELINE`: a STAY or TRIP line per entry of `range`, in time order, then
-    /// `{"class":"TIMELINE","from":…,"to":…,"count":N}`; an ERROR line alone when the range
-    /// holds more than ``maxTimelineEntries``.
+    /// `{"class":"TIMELINE","from":…,"to":…,"count":N}`. The entries are bounded before they
+    /// are read (``TimelineRecorder/boundedEntries(from:to:)``).
     static func timeline(_ entries: [TimelineEntry], range: TimelineRange) -> [String] {
-        guard entries.count <= maxTimelineEntries else {
-            return [
-                ControlReply.error(
-                    "the range holds more than \(maxTimelineEntries) stays and trips; ask for a shorter one")
-            ]
-        }
-        return entries.map(\.jsonString)
+        entries.map(\.jsonString)
             + [
                 line(
                     TimelineEnd(
                         from: UTCCalendar.iso8601(range.start), to: UTCCalendar.iso8601(range.end),
                         count: entries.count))
             ]
+    }
+
+    /// `?PAGE;`: `{"class":"PAGE","url":…,"token":…}`, where the HTTP server listens and the
+    /// token it asks for (each absent when there is none: no `url` when it serves no HTTP).
+    static func page(url: String?, token: String?) -> String {
+        line(Page(url: url, token: token))
     }
 
     /// One `?WATCH;` line: the fix, or a TPV of mode 1 when the location became unknown.
@@ -199,6 +199,12 @@ enum ControlAnswers {
         let from: String
         let to: String
         let count: Int
+    }
+
+    private struct Page: Encodable {
+        let `class` = "PAGE"
+        let url: String?
+        let token: String?
     }
 
     private struct RegionsAnswer: Encodable {

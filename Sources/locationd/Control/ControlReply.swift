@@ -2,7 +2,7 @@
 enum ControlReply {
     /// The protocol's version: bumped in `minor` for additions, in `major` for changes.
     static let version = ControlAnswers.line(
-        Version(release: "locationd", proto_major: 1, proto_minor: 1))
+        Version(release: "locationd", proto_major: 1, proto_minor: 2))
 
     /// The acknowledgement of `?WATCH;`.
     static func watch(enabled: Bool) -> String {

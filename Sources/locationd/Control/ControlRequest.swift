@@ -17,6 +17,8 @@ enum ControlRequest: Equatable, Sendable {
     case status
     /// The daemon's name and protocol version.
     case version
+    /// Where the HTTP server listens, and its token when it asks for one.
+    case page
     /// The region file and the regions the device is in.
     case regions
     /// The tile log, at one zoom or every zoom: a TILE line per tile, then a TILES line.
@@ -52,6 +54,7 @@ enum ControlRequest: Equatable, Sendable {
         case "LAST": self = .last
         case "STATUS": self = .status
         case "VERSION": self = .version
+        case "PAGE": self = .page
         case "REGIONS": self = .regions
         case "WATCH": self = Self.watch(argument)
         case "TILES": self = Self.zoom(argument).map(Self.tiles) ?? Self.invalidZoom("TILES", argument)

@@ -6,7 +6,8 @@ extension ControlResponder {
     /// the last fix store (for `?LAST;` when nothing is current), the region
     /// monitoring when there is one (`?REGIONS;`, REGION lines on `?WATCH;`), the tile
     /// log in the data directory (`?TILES;`, `?TILESTATS;`), the timeline recorder
-    /// (`?TIMELINE`) and the recorded tracks (`?TRACK`).
+    /// (`?TIMELINE`), the recorded tracks (`?TRACK`) and the HTTP server's address and
+    /// token (`?PAGE;`: whoever may ask the socket may read the location over HTTP too).
     init(context: DaemonContext) {
         let (deviceLocation, counter, lastFix, regions) = (
             context.deviceLocation, context.counter, context.lastFix, context.regions
@@ -66,6 +67,12 @@ extension ControlResponder {
                 } catch {
                     return .line(ControlReply.error(error.message))
                 }
+            },
+            page: {
+                guard context.configuration.http.enabled else { return ControlAnswers.page(url: nil, token: nil) }
+                return ControlAnswers.page(
+                    url: context.httpURL.withLock { $0 } ?? context.configuration.http.localURL,
+                    token: context.httpToken.map { String(decoding: $0, as: UTF8.self) })
             })
     }
 
@@ -74,7 +81,8 @@ extension ControlResponder {
         { range in
             do throws(LocationError) {
                 return .lines(
-                    ControlAnswers.timeline(try recorder.entries(from: range.start, to: range.end), range: range))
+                    ControlAnswers.timeline(
+                        try recorder.boundedEntries(from: range.start, to: range.end), range: range))
             } catch {
                 return .line(ControlReply.error(error.message))
             }

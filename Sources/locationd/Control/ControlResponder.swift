@@ -20,6 +20,8 @@ struct ControlResponder: Sendable {
     var timeline: (@Sendable (_ range: TimelineRange) -> ControlPages)? = nil
     /// The answer to `?TRACK`; nil when the daemon records no tracks.
     var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
+    /// The answer to `?PAGE;`.
+    var page: @Sendable () -> String = { ControlAnswers.page(url: nil, token: nil) }
 
     private static let noTiles = "the tile log is not kept by this daemon"
 }

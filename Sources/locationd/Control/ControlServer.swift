@@ -265,6 +265,8 @@ private final class ControlConnection: ChannelInboundHandler {
             Self.send(responder.status(), on: channel)
         case .version:
             Self.send(ControlReply.version, on: channel)
+        case .page:
+            Self.send(responder.page(), on: channel)
         case .regions:
             Self.send(
                 responder.regions?() ?? ControlReply.error("region monitoring is not configured (no regions file)"),

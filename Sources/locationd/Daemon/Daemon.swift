@@ -17,6 +17,8 @@ final class Daemon: Sendable {
     /// One fix per epoch, for the listeners that record or publish.
     private let epochs: EpochService
     private let lock: DaemonLock
+    /// Stops the daemon when its data directory goes.
+    private let watch: DataDirectoryWatch
     private let tiles: TileLogger
     private let server: ControlServer
     /// What every service reads: the states, the stores, the counters.
@@ -30,6 +32,7 @@ final class Daemon: Sendable {
         current = Locked(configuration)
         let directory = configuration.dataDirectory
         lock = try DaemonLock(directory: directory, logger: logger)
+        watch = DataDirectoryWatch(directory: directory, logger: logger)
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(configuration.initialSource)),
             freshnessTimeout: .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000)), logger: logger)
@@ -53,6 +56,10 @@ final class Daemon: Sendable {
             configuration: configuration.motion,
             store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
         context.httpToken = try configuration.http.loadToken(logger: logger)
+        if context.httpToken == nil, configuration.http.enabled, configuration.socketMode & 0o060 != 0 {
+            // The socket is the group's: loopback, open to every local user, must not be wider.
+            context.httpToken = try HTTPToken.kept(in: directory)
+        }
         if configuration.mqtt.isEnabled {
             // On the listeners' queue, so that a fix wakes one thread for all of them.
             var mqtt = configuration.mqtt
@@ -72,7 +79,7 @@ final class Daemon: Sendable {
         // The listeners that record or publish follow the epochs; the views (control socket,
         // HTTP) follow deviceLocation, which has each report at once.
         let (context, tiles, epochLocation, queue) = (context, tiles, context.epochLocation, context.listeners)
-        var services: [any Service] = [ControlService(server: server)]
+        var services: [any Service] = [ControlService(server: server), watch]
         services.append(ListenerService(tiles, of: epochLocation, on: queue) { try await tiles.close() })
         if configuration.record {
             let recorder = TrackRecorder(directory: configuration.tracksDirectory, logger: logger)

@@ -11,7 +11,8 @@ extension HTTPRoutes {
         /// The last closed stay or trip, or motion change.
         var events: MonitoredState<TimelineEvent?>
         /// The stays and trips, closed and open, that overlap the range, in time order, as
-        /// JSON objects (`{"class":"STAY",…}`, `{"class":"TRIP",…}`).
+        /// JSON objects (`{"class":"STAY",…}`, `{"class":"TRIP",…}`); a `usage` error (a 400)
+        /// when the range holds more than one answer may.
         var entries: @Sendable (_ from: Date, _ to: Date) throws -> [String]
     }
 
@@ -27,7 +28,7 @@ extension HTTPRoutes {
         do {
             entries = try timeline.entries(from, to)
         } catch let error as LocationError {
-            throw HTTPError(.serviceUnavailable, message: error.message)
+            throw HTTPError(error.kind == .usage ? .badRequest : .serviceUnavailable, message: error.message)
         }
         let distance = entries.reduce(0.0) { total, entry in
             guard entry.hasPrefix(#"{"class":"TRIP""#), let range = entry.range(of: #""distance":"#) else {

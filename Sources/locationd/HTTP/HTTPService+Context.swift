@@ -13,10 +13,11 @@ extension HTTPService {
             events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap,
             timeline: context.timeline.map { recorder in
                 HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
-                    try recorder.entries(from: from, to: to).map(\.jsonString)
+                    try recorder.boundedEntries(from: from, to: to).map(\.jsonString)
                 }
             })
         self.init(
-            configuration: configuration.http, routes: routes, token: context.httpToken, logger: context.logger)
+            configuration: configuration.http, routes: routes, token: context.httpToken, boundURL: context.httpURL,
+            logger: context.logger)
     }
 }

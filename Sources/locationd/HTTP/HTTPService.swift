@@ -39,6 +39,8 @@ struct HTTPService: Service {
     let routes: HTTPRoutes
     /// The bearer token every request must carry; `nil` on loopback without a token file.
     let token: [UInt8]?
+    /// Where the URL with the bound port goes once the server listens (for `?PAGE;`).
+    var boundURL = Locked<String?>(nil)
     var limits = Limits()
     let logger: Logger
 
@@ -56,15 +58,16 @@ struct HTTPService: Service {
         let router = router()
         let configuration = configuration
         let logger = logger
-        let authenticated = token != nil
+        let (authenticated, boundURL) = (token != nil, boundURL)
         let server = try HTTPServer.make(
             router: router, address: .hostname(configuration.host, port: configuration.port), limits: limits,
             logger: logger,
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port
+                boundURL.withLock { $0 = bound.localURL }
                 logger.notice(
-                    "http: serving the page and the API at \(bound.url)\(authenticated ? " (bearer token required)" : "")"
+                    "http: serving the page and the API at \(bound.url)\(authenticated ? " (bearer token required): `locationd page` prints the URL with it" : "")"
                 )
             })
         let events = routes.events
