@@ -28,13 +28,42 @@ final class ImmediateClock: Clock {
 
 /// Collects a provider's events in order, from any thread.
 final class EventRecorder: Sendable {
-    private let recorded = Locked([ProviderEvent]())
+    private struct Recorded {
+        var events: [ProviderEvent] = []
+        var fixCount = 0
+        /// Who awaits how many fixes.
+        var waiters: [(fixes: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
 
-    var events: [ProviderEvent] { recorded.withLock { $0 } }
+    private let recorded = Locked(Recorded())
+
+    var events: [ProviderEvent] { recorded.withLock { $0.events } }
 
     var fixes: [Location] {
         events.compactMap { if case .fix(let location) = $0 { location } else { nil } }
     }
 
-    func record(_ event: ProviderEvent) { recorded.withLock { $0.append(event) } }
+    func record(_ event: ProviderEvent) {
+        let ready = recorded.withLock { state in
+            state.events.append(event)
+            if case .fix = event { state.fixCount += 1 }
+            let ready = state.waiters.filter { $0.fixes <= state.fixCount }
+            state.waiters.removeAll { $0.fixes <= state.fixCount }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns once `count` fixes are recorded, suspended meanwhile: a test that spins on
+    /// ``fixes`` with `Task.yield()` takes a turn of a crowded pool from the provider it waits for.
+    func waitForFixes(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let done = recorded.withLock { state in
+                guard state.fixCount < count else { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
 }

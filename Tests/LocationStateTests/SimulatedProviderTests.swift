@@ -63,7 +63,7 @@ struct SimulatedProviderTests {
         let recorder = EventRecorder()
         let provider = SimulatedProvider(seed: 5, interval: .milliseconds(200), clock: clock, now: { Self.start })
         let task = Task { try await provider.run(recorder.record) }
-        try await withTimeLimit("50 fixes") { while recorder.fixes.count < 50 { await Task.yield() } }
+        try await withTimeLimit("50 fixes") { await recorder.waitForFixes(50) }
         task.cancel()
         try await withTimeLimit("the provider's return") { try await task.value }
         #expect(recorder.events.first == .connected)

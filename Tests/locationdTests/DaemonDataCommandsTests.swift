@@ -54,7 +54,7 @@ struct DaemonDataCommandsTests {
         // A user of the socket's group who may not read the data directory (0700), when the tests run as root.
         let member =
             getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--groups=\(getgid())"] : []
-        let memberBinary = member.isEmpty ? "" : try locationdCopy(in: directory.path)
+        let memberBinary = member.isEmpty ? "" : try await locationdCopy(in: directory.path)
         for variant in Self.variants {
             let files = try await runLocationd(variant + ["--data-dir", data])
             #expect(files.status == 0, "\(variant): \(files.stderr)")
@@ -98,7 +98,7 @@ struct DaemonDataCommandsTests {
         guard getuid() == 0, !FileManager.default.fileExists(atPath: DaemonSockets.systemPath) else { return }
         #expect(chmod(directory.path, 0o777) == 0)
         let own = directory.path + "/state/locationd"
-        let binary = try locationdCopy(in: directory.path)
+        let binary = try await locationdCopy(in: directory.path)
         for command in [["tiles"], ["timeline", "--json"], ["export", "2026-06-30"]] {
             let run = try await runProgram(
                 "/usr/bin/setpriv",

@@ -58,8 +58,7 @@ struct HTTPSharedDaemonTests {
     private static func expectNoPageForOthers(socket: String) async throws {
         guard getuid() == 0 else { return }
         let directory = (socket as NSString).deletingLastPathComponent
-        let binary = directory + "/locationd-copy"
-        try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: binary)
+        let binary = try await locationdCopy(in: directory, named: "locationd-copy")
         let other = try await runProgram(
             "/usr/bin/setpriv",
             ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "page", "--socket", socket])

@@ -12,8 +12,7 @@ struct SecretFileOwnerTests {
         guard getuid() == 0 else { return }
         let directory = try TemporaryDirectory()
         #expect(chmod(directory.path, 0o755) == 0)
-        let binary = directory.path + "/locationd"
-        try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: binary)
+        let binary = try await locationdCopy(in: directory.path)
         let password = directory.path + "/mqtt.password"
         try "s3cret\n".write(toFile: password, atomically: false, encoding: .utf8)
         #expect(chmod(password, 0o600) == 0)

@@ -30,7 +30,7 @@ struct ServiceSandboxTests {
         try FileManager.default.createDirectory(atPath: traces, withIntermediateDirectories: false)
         // The unit runs the daemon as an unprivileged user without capabilities; so does the
         // test when it runs as root (SQLite, for one, calls fchown only as root).
-        let binary = try locationdCopy(in: directory.path)
+        let binary = try await locationdCopy(in: directory.path)
         var asUnitUser: [String] = []
         if getuid() == 0 {
             for path in [state, runtime, traces] { try #require(chown(path, 65534, 65534) == 0) }

@@ -16,16 +16,11 @@ final class EventClient: Sendable {
 
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard connectLoopback(socket, port: port) else {
+            let error = errno
+            close(socket)
+            throw BenchmarkError("cannot connect to the daemon's HTTP port: errno \(error)")
         }
-        guard connected == 0 else { throw BenchmarkError("cannot connect to the daemon's HTTP port: errno \(errno)") }
         let request = Array("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
         guard write(socket, request, request.count) == request.count else {
             throw BenchmarkError("cannot send the request")

@@ -136,6 +136,19 @@ func waitFor(_ what: String, seconds: Double = 30, _ condition: () -> Bool) thro
     }
 }
 
+/// Connects `fd` (a TCP socket) to 127.0.0.1:`port`; true when connected.
+func connectLoopback(_ fd: Int32, port: Int) -> Bool {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
 func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -15,9 +15,14 @@ func locationdBinary() -> URL {
 /// A copy of the built `locationd` in `directory`, for a test that runs it as another user:
 /// the build folder lies in the checkout, which may be private to the user running the tests
 /// (a clone in a 0700 directory), so the binary beside the tests may be out of that user's reach.
-func locationdCopy(in directory: String) throws -> String {
-    let path = directory + "/locationd"
-    try FileManager.default.copyItem(atPath: locationdBinary().path, toPath: path)
+///
+/// `cp` writes the copy in a process of its own: a copy written here leaves its descriptor
+/// open in every child another test starts meanwhile, and running the copy then fails with
+/// "Text file busy" for as long as such a child (a daemon) lives.
+func locationdCopy(in directory: String, named name: String = "locationd") async throws -> String {
+    let path = directory + "/" + name
+    let copy = try await runProgram("/bin/cp", [locationdBinary().path, path])
+    guard copy.status == 0 else { throw POSIXError(.EIO) }
     return path
 }
 
