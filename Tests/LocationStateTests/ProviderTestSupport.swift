@@ -15,14 +15,26 @@ final class ImmediateClock: Clock {
     /// Every duration slept so far, in order.
     var slept: [Duration] { state.withLock { $0.sleeps } }
 
+    /// With a limit, the sleeps after that many last until the sleeper is cancelled, and the
+    /// ones before return at once: a provider makes exactly as many fixes as the test reads,
+    /// without a turn of the shared thread pool for each (which a crowded suite may not give
+    /// it for seconds). Without one, every sleep yields.
+    private let sleepsBeforeWaiting: Int?
+
+    init(sleepsBeforeWaiting: Int? = nil) {
+        self.sleepsBeforeWaiting = sleepsBeforeWaiting
+    }
+
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        state.withLock { state in
+        let count = state.withLock { state in
             let step = max(.zero, origin.duration(to: deadline) - state.elapsed)
             state.sleeps.append(step)
             state.elapsed += step
+            return state.sleeps.count
         }
-        await Task.yield()
+        guard let limit = sleepsBeforeWaiting else { return await Task.yield() }
+        if count > limit { try await Task.sleep(for: .seconds(86_400)) }
     }
 }
 

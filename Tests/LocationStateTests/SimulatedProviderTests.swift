@@ -59,7 +59,7 @@ struct SimulatedProviderTests {
     }
 
     @Test func providerIsPacedByItsClock() async throws {
-        let clock = ImmediateClock()
+        let clock = ImmediateClock(sleepsBeforeWaiting: 50)
         let recorder = EventRecorder()
         let provider = SimulatedProvider(seed: 5, interval: .milliseconds(200), clock: clock, now: { Self.start })
         let task = Task { try await provider.run(recorder.record) }

@@ -104,7 +104,9 @@ func waitUntil<Value>(
             Issue.record("\(description) not met within \(seconds) s", sourceLocation: sourceLocation)
             throw CancellationError()
         }
-        try await Task.sleep(for: .milliseconds(5))
+        // Every polling test wakes a thread of the two that all the suite's tasks share: at
+        // 5 ms, dozens of them kept the pool so busy that a test waiting its turn timed out.
+        try await Task.sleep(for: .milliseconds(50))
     }
 }
 
