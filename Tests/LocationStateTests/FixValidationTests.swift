@@ -47,11 +47,12 @@ struct FixValidationTests {
     }
 
     /// A number outside its range removes that field only; the rest of the fix is kept.
-    @Test(arguments: [
-        ("altMSL", 99_999_999), ("altHAE", -1e308), ("geoidSep", 500), ("speed", -4), ("speed", .infinity),
-        ("climb", 1e6), ("track", 720), ("eph", 1e300), ("epv", -1), ("hdop", .nan), ("satellitesUsed", -3),
-        ("status", 99),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("altMSL", 99_999_999), ("altHAE", -1e308), ("geoidSep", 500), ("speed", -4), ("speed", .infinity),
+            ("climb", 1e6), ("track", 720), ("eph", 1e300), ("epv", -1), ("hdop", .nan), ("satellitesUsed", -3),
+            ("status", 99),
+        ] as [(String, Double)])
     func anImpossibleFieldIsDropped(_ field: String, _ value: Double) throws {
         var fix = Self.good
         var expected = Self.good

@@ -61,7 +61,8 @@ struct ControlAnswersTests {
                 random.next() % 4 == 0 ? nil : Double.random(in: range, using: &random)
             }
             let fix = Location(
-                time: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
+                time: Date(
+                    timeIntervalSince1970: Double(Int64.random(in: 0...4_000_000_000_000, using: &random)) / 1000),
                 mode: random.next() % 2 == 0 ? .twoD : .threeD, lat: value(-90...90), lon: value(-180...180),
                 altHAE: value(-400...9000), speed: value(0...300), track: value(0...360), eph: value(0...500),
                 source: [.gpsd, .replay, .simulated, .restored][Int(random.next() % 4)])

@@ -217,7 +217,8 @@ struct ControlLongAnswersTests {
         try await server.start()
         var lines: [String] = []
         var furthestAhead = 0
-        let answered = try ControlClient.converse("?TILES;?LAST;", socketPath: server.path, timeoutSeconds: 30) { line in
+        let answered = try ControlClient.converse("?TILES;?LAST;", socketPath: server.path, timeoutSeconds: 30) {
+            line in
             lines.append(line)
             furthestAhead = max(furthestAhead, produced.withLock { $0 } - lines.count)
             return !line.contains(#""class":"TPV""#)

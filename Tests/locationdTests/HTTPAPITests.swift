@@ -50,7 +50,8 @@ struct HTTPAPITests {
         parsed.timeZone = TimeZone(identifier: "GMT")
         parsed.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let when = try #require(parsed.date(from: date), "not an IMF-fixdate: \(date)")
-        #expect(when >= asked.addingTimeInterval(-1) && when <= answered, "\(date) not between \(asked) and \(answered)")
+        #expect(
+            when >= asked.addingTimeInterval(-1) && when <= answered, "\(date) not between \(asked) and \(answered)")
         let statusObject = try status.object()
         #expect(statusObject["source"] as? String == "simulated")
         #expect(statusObject["state"] as? String == "live")

@@ -143,7 +143,8 @@ struct HTTPPageMotionTests {
         let known = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String
         )
-        #expect(known == "since \(Self.clock(since, on: shownDay)), last fix \(Self.clock(last, on: shownDay))", "\(known)")
+        #expect(
+            known == "since \(Self.clock(since, on: shownDay)), last fix \(Self.clock(last, on: shownDay))", "\(known)")
 
         // Moving again: the stop closes, the track goes on from its centroid and the marker follows the fixes.
         let left = Date()
@@ -198,7 +199,8 @@ struct HTTPPageMotionTests {
         let begun = String(UTCCalendar.iso8601(since).prefix(16)).replacingOccurrences(of: "T", with: " ")
         #expect(live == begun + "–now", "\(live)")
         let what = try #require(
-            try await browser.run(##"return document.querySelector("#timeline li.open .what").textContent"##) as? String)
+            try await browser.run(##"return document.querySelector("#timeline li.open .what").textContent"##) as? String
+        )
         #expect(what.hasPrefix("Stay · 49 h "), "\(what)")
 
         page.deviceLocation ~> nil

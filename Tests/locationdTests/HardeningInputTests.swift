@@ -141,7 +141,8 @@ struct HardeningInputTests {
             #expect(answer?.hasPrefix(#"{"class":"ERROR","message":"Invalid WATCH: "#) == true, "\(answer ?? "")")
         }
         #expect(fixture.watchers.isEmpty)
-        let answer = try ControlClient.askPatiently(#"?WATCH={"enable":true,"json":true};"#, socketPath: fixture.server.path)
+        let answer = try ControlClient.askPatiently(
+            #"?WATCH={"enable":true,"json":true};"#, socketPath: fixture.server.path)
         #expect(answer == #"{"class":"WATCH","enable":true}"#)
     }
 

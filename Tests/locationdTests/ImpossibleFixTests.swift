@@ -7,14 +7,15 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct ImpossibleFixTests {
     /// gpsd JSON reports with times and coordinates no format can write, and one good fix.
-    static let reports = [
-        #"{"class":"TPV","mode":3,"time":1e19,"lat":52,"lon":13}"#,
-        #"{"class":"TPV","mode":3,"time":9.3e18,"lat":52,"lon":13}"#,
-        #"{"class":"TPV","mode":3,"time":1e308,"lat":52,"lon":13}"#,
-        #"{"class":"TPV","mode":3,"time":-1e308,"lat":52,"lon":13}"#,
-        #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:00Z","lat":1e308,"lon":1e308}"#,
-        #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:01Z","lat":52,"lon":13,"altMSL":1e308,"speed":-4}"#,
-    ].joined(separator: "\n") + "\n"
+    static let reports =
+        [
+            #"{"class":"TPV","mode":3,"time":1e19,"lat":52,"lon":13}"#,
+            #"{"class":"TPV","mode":3,"time":9.3e18,"lat":52,"lon":13}"#,
+            #"{"class":"TPV","mode":3,"time":1e308,"lat":52,"lon":13}"#,
+            #"{"class":"TPV","mode":3,"time":-1e308,"lat":52,"lon":13}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:00Z","lat":1e308,"lon":1e308}"#,
+            #"{"class":"TPV","mode":3,"time":"2024-05-01T12:00:01Z","lat":52,"lon":13,"altMSL":1e308,"speed":-4}"#,
+        ].joined(separator: "\n") + "\n"
 
     /// Every output format: exit 0, the one possible fix printed, the rest counted.
     @Test(arguments: ["json", "text", "geojson", "gpx"])
@@ -80,7 +81,8 @@ struct ImpossibleFixTests {
         var sentences: [String] = []
         for epoch in 0..<40 {
             let time = String(format: "12%02d%02d.00", epoch / 60, epoch % 60)
-            sentences.append(TestTrack.sentence("GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,99999999.9,M,46.9,M,,"))
+            sentences.append(
+                TestTrack.sentence("GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,99999999.9,M,46.9,M,,"))
             sentences.append(TestTrack.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
             sentences.append(TestTrack.sentence("GPRMC,\(time),A,4807.0380,N,01131.0000,E,000.0,045.0,221126,,,A"))
         }

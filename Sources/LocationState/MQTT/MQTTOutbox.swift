@@ -204,8 +204,10 @@ public final class MQTTOutbox {
     }
 
     private static func insert(_ db: Database, _ arguments: StatementArguments) throws {
-        try db.cachedStatement(sql: "INSERT INTO message (id, topic, payload, retain, createdAt) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: arguments)
+        try db.cachedStatement(
+            sql: "INSERT INTO message (id, topic, payload, retain, createdAt) VALUES (?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: arguments)
     }
 
     /// Up to `limit` messages after `id` (all from the oldest when nil), oldest first.

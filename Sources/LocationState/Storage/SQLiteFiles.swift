@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -77,7 +77,8 @@ extension HTTPRoutes {
     /// Attaches an event stream's `send` to the motion (`motion` events, the current one
     /// first), the closed stays and trips (`stay`, `trip`) and the stays a gap dropped
     /// (`drop`); returns the detach.
-    func subscribeTimeline(_ send: @escaping @Sendable (_ event: String, _ data: String) -> Void) -> @Sendable () -> Void
+    func subscribeTimeline(_ send: @escaping @Sendable (_ event: String, _ data: String) -> Void)
+        -> @Sendable () -> Void
     {
         guard let timeline else { return {} }
         let motion = timeline.motion.observe(policy: .all, sendingCurrentValue: true) { change in

@@ -57,7 +57,9 @@ final class HomeAssistant: @unchecked Sendable {
         // Niced: its start takes a core for about a minute, which the tests running beside it
         // (and the daemons they wait on with 30 s bounds) need more; nice execs, so the pid is hass's.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-        process.arguments = ["-n", "10", hass, "-c", directory, "--skip-pip", "--log-file", directory + "/home-assistant.log"]
+        process.arguments = [
+            "-n", "10", hass, "-c", directory, "--skip-pip", "--log-file", directory + "/home-assistant.log",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
