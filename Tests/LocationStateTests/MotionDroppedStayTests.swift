@@ -4,7 +4,7 @@ import Testing
 
 /// A stay that a gap drops after it was reported: withdrawn, so that no trip keeps a `to`
 /// naming a stay that will never close; the stays themselves stay trackintel's.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MotionDroppedStayTests {
     typealias T = MotionTrack
 

@@ -43,7 +43,7 @@ private let twoKilometresEast = 13.3777 + 0.0295236
 }
 
 @Test(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(3)),
     arguments: [
         (120.0, "a gap longer than a minute"),
         (10.0, "a 200 m/s jump"),
