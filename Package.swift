@@ -9,7 +9,14 @@ let package = Package(
     name: "locationd",
     platforms: [.macOS(.v14)],
     products: [
+        // The containers and the fix: pure Swift, for any program that keeps a location as state.
         .library(name: "LocationState", targets: ["LocationState"]),
+        .library(name: "LocationFormats", targets: ["LocationFormats"]),
+        .library(name: "LocationProviders", targets: ["LocationProviders"]),
+        .library(name: "LocationStores", targets: ["LocationStores"]),
+        .library(name: "LocationRegions", targets: ["LocationRegions"]),
+        .library(name: "LocationTimeline", targets: ["LocationTimeline"]),
+        .library(name: "LocationMQTT", targets: ["LocationMQTT"]),
         .executable(name: "locationd", targets: ["locationd"]),
     ],
     dependencies: [
@@ -38,21 +45,62 @@ let package = Package(
             name: "CMosquitto",
             cSettings: [.unsafeFlags(pkgConfigCFlags("libmosquitto", otherwise: []))]
         ),
+        // The layers, lowest first: a target imports only targets listed before it
+        // (docs/architecture.md). All but the first live in folders of Sources/LocationState.
         .target(
             name: "LocationState",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            exclude: ["Formats", "Providers", "Stores", "Regions", "Timeline", "MQTT"]
+        ),
+        .target(
+            name: "LocationFormats",
+            dependencies: ["LocationState", "CLibXML2"],
+            path: "Sources/LocationState/Formats"
+        ),
+        .target(
+            name: "LocationProviders",
+            dependencies: ["LocationFormats", "CGPS", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/LocationState/Providers"
+        ),
+        .target(
+            name: "LocationStores",
             dependencies: [
-                "CGPS",
-                "CLibXML2",
+                "LocationFormats",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/LocationState/Stores"
+        ),
+        .target(
+            name: "LocationRegions",
+            dependencies: ["LocationFormats", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/LocationState/Regions"
+        ),
+        .target(
+            name: "LocationTimeline",
+            dependencies: [
+                "LocationStores",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/LocationState/Timeline"
+        ),
+        .target(
+            name: "LocationMQTT",
+            dependencies: [
+                "LocationProviders",
+                "LocationRegions",
+                "LocationTimeline",
                 "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Sources/LocationState/MQTT"
         ),
         .executableTarget(
             name: "locationd",
             dependencies: [
-                "LocationState",
+                "LocationMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -63,13 +111,24 @@ let package = Package(
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
+        // What both test targets use: clocks, recorders, waiting with deadlines, generated
+        // tracks, and the harnesses of the real parts (gpsfake, Mosquitto, chromium, Home Assistant).
+        .target(
+            name: "LocationTestSupport",
+            dependencies: [
+                "LocationMQTT",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            path: "Tests/LocationTestSupport"
+        ),
         .testTarget(
             name: "LocationStateTests",
-            dependencies: ["LocationState", .product(name: "InMemoryLogging", package: "swift-log")]
+            dependencies: ["LocationTestSupport", .product(name: "InMemoryLogging", package: "swift-log")]
         ),
         .testTarget(
             name: "locationdTests",
-            dependencies: ["LocationState", "locationd", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["LocationTestSupport", "locationd", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationStores
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// One fix per epoch from gpsd's reports, without threads or clocks.

@@ -1,6 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationMQTT
+@testable import LocationProviders
 @testable import LocationState
 
 /// The one validation every fix passes before the state, and the writers that must not
@@ -118,7 +122,9 @@ struct FixValidationTests {
 
     /// The coordinator validates every fix before the state, and counts what it did.
     @Test func theCoordinatorRejectsAndTrimsBeforeTheState() async throws {
-        let coordinator = LocationCoordinator(freshnessTimeout: .seconds(60), now: { Self.t0 })
+        // A day: the freshness timer runs on the real clock, and a loaded machine has taken over a
+        // minute to run this test (the fix then went stale, and `nil` followed it).
+        let coordinator = LocationCoordinator(freshnessTimeout: .seconds(86_400), now: { Self.t0 })
         let locations = Recorder<Location?>()
         coordinator.deviceLocation.addListener(locations)
         coordinator.receive(.connected)

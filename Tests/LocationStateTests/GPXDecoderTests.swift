@@ -1,6 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
 
 /// Decodes `bytes` with a fresh GPX decoder, handing it `chunkSize` bytes at a time.

@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
 
 /// Home Assistant's discovery configs: the keys Home Assistant reads, all on one device

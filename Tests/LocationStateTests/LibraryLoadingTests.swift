@@ -1,5 +1,8 @@
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationMQTT
 @testable import LocationState
 
 /// libmosquitto and libxml2 are loaded at run time (`CMosquitto`, `CLibXML2`): a library

@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationStores
 
 /// An in-memory file system that reports every save of `lastFix.json`.
 private func countingFileSystem(_ saves: TileEventLog<Data>) -> FileSystem {

@@ -1,9 +1,12 @@
 import Dispatch
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
 @testable import LocationState
+@testable import LocationStores
 
 /// The fixes `locationd replay` gets from a file (`replay(_:)` of ReplayProviderTests).
 private func replayedFixes(_ path: String) async throws -> [Location] {
@@ -24,7 +27,7 @@ private func expectSameFixes(
 }
 
 @Test(.timeLimit(.minutes(10))) func aRecordedDriveReplaysToTheSameFixesSplitAtMidnight() async throws {
-    let original = try await replayedFixes(sampleTrack("drive.nmea"))
+    let original = try await replayedFixes(Repository.sampleTrack("drive.nmea"))
     #expect(original.count == 600)
     #expect(original[300].time == Date(timeIntervalSince1970: 1_782_864_000))  // 2026-07-01T00:00:00Z
     let directory = try TileFixtures.directory().appendingPathComponent("tracks")
@@ -46,7 +49,7 @@ private func expectSameFixes(
 
 @Test(.timeLimit(.minutes(10)), arguments: ["walk.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea"])
 func aRecordedTrackReplaysToTheSameFixes(track: String) async throws {
-    let original = try await replayedFixes(sampleTrack(track))
+    let original = try await replayedFixes(Repository.sampleTrack(track))
     let recorder = TrackRecorder(
         directory: try TileFixtures.directory(), configuration: .init(split: .run, bufferBytes: 1000))
     for fix in original { recorder.record(fix) }

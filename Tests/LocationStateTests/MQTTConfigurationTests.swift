@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10))) struct MQTTConfigurationTests {

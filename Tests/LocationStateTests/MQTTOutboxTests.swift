@@ -1,7 +1,10 @@
 import Foundation
 import GRDB
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
+@testable import LocationProviders
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10))) struct MQTTOutboxTests {

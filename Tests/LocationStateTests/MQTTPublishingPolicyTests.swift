@@ -1,7 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
+@testable import LocationTimeline
 
 @Suite(.timeLimit(.minutes(10))) struct MQTTPublishingPolicyTests {
     private static let start = Date(timeIntervalSince1970: 1_000_000)

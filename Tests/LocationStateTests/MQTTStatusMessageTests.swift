@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
 
 /// locationd's status lines on MQTT: the state with the last fix's own time, the clean

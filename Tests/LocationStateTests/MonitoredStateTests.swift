@@ -1,4 +1,5 @@
 import Dispatch
+import LocationTestSupport
 import Testing
 
 @testable import LocationState

@@ -1,5 +1,7 @@
 import Foundation
 import LocationState
+import LocationTimeline
+import LocationTestSupport
 import Testing
 
 /// The timeline's JSON lines and the thresholds' settings.

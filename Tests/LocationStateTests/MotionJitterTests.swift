@@ -1,5 +1,8 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTimeline
+import LocationTestSupport
 import Testing
 
 /// A parked receiver's noise neither adds to a trip nor moves a parked device.
@@ -10,22 +13,22 @@ struct MotionJitterTests {
     /// At 10 Hz: parked 400 s, a 900 m drive at 15 m/s (the receiver says so), parked 400 s
     /// with white noise of `noise` metres and a receiver speed near 0, leaving.
     static func drive(seed: UInt64, noise: Double) -> [Location] {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var fixes: [Location] = []
         func parked(_ from: Double, _ to: Double, north: Double) {
             var t = from
             while t < to {
                 fixes.append(
                     T.fix(
-                        t, north: north + noise * random.gaussian(), east: noise * random.gaussian(),
-                        speed: 0.1 * abs(random.gaussian())))
+                        t, north: north + noise * random.normal(), east: noise * random.normal(),
+                        speed: 0.1 * abs(random.normal())))
                 t = ((t + 0.1) * 10).rounded() / 10
             }
         }
         parked(0, 400, north: 0)
         for step in 1...600 {
             let t = 400 + Double(step) / 10
-            fixes.append(T.fix(t, north: Double(step) * 1.5 + random.gaussian(), speed: 15))
+            fixes.append(T.fix(t, north: Double(step) * 1.5 + random.normal(), speed: 15))
         }
         parked(460.1, 860, north: 900)
         fixes.append(T.fix(870, north: 1800))

@@ -1,6 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
 
 /// Decodes `text` in one go and returns the events and the counts.

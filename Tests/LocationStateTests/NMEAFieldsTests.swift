@@ -1,5 +1,8 @@
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10)))

@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
 @testable import LocationState
 
 /// `$BODY*hh` with the right checksum.

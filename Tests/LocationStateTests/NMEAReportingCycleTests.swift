@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
 @testable import LocationState
 
 /// A time of day hhmmss.sss (as NMEA writes it) from milliseconds since midnight.

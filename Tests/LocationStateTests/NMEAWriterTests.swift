@@ -1,6 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
 
 /// Seeded fixes that reach every branch of the writer: both hemispheres, the poles

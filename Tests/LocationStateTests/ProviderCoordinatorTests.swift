@@ -1,7 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
 
 /// LocationCoordinator: provider events and the freshness timer into the two states.
 @Suite(.timeLimit(.minutes(10)))

@@ -1,6 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
+@testable import LocationRegions
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10)))

@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationRegions
 @testable import LocationState
 
 /// The on-enter / on-leave commands, as real processes.
@@ -71,12 +73,4 @@ struct RegionHooksTests {
                 == #"{"class":"REGION","event":"enter","region":"home","name":"Home $HOME; rm","time":"2026-11-18T11:06:40.000Z","lat":52.500000000,"lon":13.400000000,"simulated":true}"#
         )
     }
-}
-
-/// `withTemporaryDirectory` for async bodies.
-func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-tests-\(UUID())").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try await body(path)
 }

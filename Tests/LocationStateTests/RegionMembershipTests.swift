@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationRegions
 @testable import LocationState
 
 /// The membership reducer, table-driven, without threads or clocks.
@@ -8,7 +10,7 @@ import Testing
 struct RegionMembershipTests {
     /// The walk sample track (300 fixes, about 1.4 m/s eastwards through the Tiergarten).
     static func walk() async throws -> [Location] {
-        fixes(try await replay(sampleTrack("walk.nmea")).0)
+        fixes(try await replay(Repository.sampleTrack("walk.nmea")).0)
     }
 
     /// A circle and a polygon on the walk: each entered and left exactly once, at the

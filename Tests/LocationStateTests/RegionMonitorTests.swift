@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationRegions
 @testable import LocationState
 
 /// The derived state "regionMembership": fed by deviceLocation, persisted in real files.

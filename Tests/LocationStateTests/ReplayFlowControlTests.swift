@@ -1,7 +1,9 @@
 import Dispatch
 import Synchronization
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10)))

@@ -1,6 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
 
 /// Decodes `text` with `decoder` in one chunk and returns the events.
@@ -15,7 +18,7 @@ func decodeAll(_ text: String, with decoder: some ReplayDecoding) -> ([ProviderE
 @Suite(.timeLimit(.minutes(10)))
 struct ReplayFormatTests {
     @Test func gpxRoundTrip() async throws {
-        let walk = fixes(try await replay(sampleTrack("walk.nmea")).0)
+        let walk = fixes(try await replay(Repository.sampleTrack("walk.nmea")).0)
         var document = Array(Location.gpxHeader.utf8)
         for fix in walk { fix.appendGPXTrackPoint(to: &document) }
         document += Array(Location.gpxFooter.utf8)

@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
 
 /// ReplayPipeline: replayed events through the daemon's coordinator, on the track's clock.

@@ -1,13 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
-
-/// The path of a file in SampleTracks/.
-func sampleTrack(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
-}
 
 /// Replays `path` as fast as possible and collects the events.
 func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([ProviderEvent], ReplayStatistics) {
@@ -20,7 +17,7 @@ func replay(_ path: String, format: ReplayFormat? = nil) async throws -> ([Provi
 @Suite(.timeLimit(.minutes(10)))
 struct ReplayProviderTests {
     @Test func walk() async throws {
-        let (events, statistics) = try await replay(sampleTrack("walk.nmea"))
+        let (events, statistics) = try await replay(Repository.sampleTrack("walk.nmea"))
         let located = fixes(events)
         #expect(events.first == .connected)
         #expect(located.count == 300)
@@ -35,7 +32,7 @@ struct ReplayProviderTests {
     }
 
     @Test func driveCrossesMidnightIntoANewMonth() async throws {
-        let located = fixes(try await replay(sampleTrack("drive.nmea")).0)
+        let located = fixes(try await replay(Repository.sampleTrack("drive.nmea")).0)
         #expect(located.count == 600)
         #expect(located.first?.time.map(UTCCalendar.iso8601) == "2026-06-30T23:55:00.000Z")
         #expect(located.last?.time.map(UTCCalendar.iso8601) == "2026-07-01T00:04:59.000Z")
@@ -43,7 +40,7 @@ struct ReplayProviderTests {
     }
 
     @Test func fixLossLeavesAGap() async throws {
-        let (events, _) = try await replay(sampleTrack("fix-loss.nmea"))
+        let (events, _) = try await replay(Repository.sampleTrack("fix-loss.nmea"))
         let located = fixes(events)
         #expect(located.count == 200)
         let seconds = located.compactMap { $0.time.map { Int($0.timeIntervalSince1970) - 1_770_087_600 } }
@@ -56,7 +53,7 @@ struct ReplayProviderTests {
     }
 
     @Test func antimeridianFlipsTheLongitudeSign() async throws {
-        let located = fixes(try await replay(sampleTrack("antimeridian.nmea")).0)
+        let located = fixes(try await replay(Repository.sampleTrack("antimeridian.nmea")).0)
         #expect(located.count == 200)
         let longitudes = located.compactMap(\.lon)
         let flip = try #require(longitudes.firstIndex { $0 < 0 })
@@ -68,7 +65,7 @@ struct ReplayProviderTests {
     }
 
     @Test func northPoleIsCrossed() async throws {
-        let located = fixes(try await replay(sampleTrack("north-pole.nmea")).0)
+        let located = fixes(try await replay(Repository.sampleTrack("north-pole.nmea")).0)
         #expect(located.count == 400)
         let latitudes = located.compactMap(\.lat)
         #expect(latitudes.allSatisfy { $0 > 89.99 && $0 <= 90 })
@@ -78,14 +75,14 @@ struct ReplayProviderTests {
     }
 
     @Test func corruptTrackIsReadWithCounts() async throws {
-        let (events, statistics) = try await replay(sampleTrack("corrupt.nmea"))
+        let (events, statistics) = try await replay(Repository.sampleTrack("corrupt.nmea"))
         #expect(fixes(events).count == 119)
         #expect(statistics[skipped: .badChecksum] == 12)
         #expect(statistics[skipped: .unknown] == 24)
         #expect(statistics[skipped: .malformed] == 12)
         #expect(statistics[skipped: .droppedLine] == 13)
         #expect(statistics[skipped: .comment] == 2)
-        let walk = fixes(try await replay(sampleTrack("walk.nmea")).0)
+        let walk = fixes(try await replay(Repository.sampleTrack("walk.nmea")).0)
         let positions = Set(walk.prefix(120).map { "\($0.lat!),\($0.lon!)" })
         #expect(fixes(events).allSatisfy { positions.contains("\($0.lat!),\($0.lon!)") })
     }
@@ -107,7 +104,7 @@ struct ReplayProviderTests {
     @Test func pacingFollowsRecordedTimes() async throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let provider = ReplayProvider(path: sampleTrack("walk.nmea"), options: .init(speed: 600))
+        let provider = ReplayProvider(path: Repository.sampleTrack("walk.nmea"), options: .init(speed: 600))
         var count = 0
         _ = try await provider.replay { if case .fix = $0 { count += 1 } }
         let elapsed = clock.now - start
@@ -117,7 +114,7 @@ struct ReplayProviderTests {
     }
 
     @Test func loopPlaysAgainUntilCancelled() async throws {
-        let provider = ReplayProvider(path: sampleTrack("walk.nmea"), options: .init(speed: nil, loop: true))
+        let provider = ReplayProvider(path: Repository.sampleTrack("walk.nmea"), options: .init(speed: nil, loop: true))
         let (stream, continuation) = AsyncStream.makeStream(of: Location.self)
         let task = Task {
             try await provider.run { event in if case .fix(let fix) = event { continuation.yield(fix) } }

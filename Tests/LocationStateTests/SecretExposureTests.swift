@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// Who may read a secret file besides the daemon's user: a warning only when someone may.

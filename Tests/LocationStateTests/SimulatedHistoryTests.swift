@@ -1,8 +1,12 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
+@testable import LocationTimeline
 
 /// Simulated fixes never become history or motion: with `--source auto`, when gpsd goes
 /// away while the device is parked, the simulator carries on from the real spot, and the

@@ -1,6 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
 
 @Suite(.timeLimit(.minutes(10)))

@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationStores
 
 @Suite(.timeLimit(.minutes(10))) struct PersistentStateTests {
     struct Settings: Codable, Equatable, Sendable {

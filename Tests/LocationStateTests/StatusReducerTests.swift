@@ -1,5 +1,8 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationStores
+import LocationTestSupport
 import Testing
 
 /// The freshness reducer, every status against every event, without threads or clocks.

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationStores
 
 private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double, visits: Int) -> TileRecord {
     TileRecord(

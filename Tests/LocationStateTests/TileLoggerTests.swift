@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationStores
 
 /// A logger that writes only when told to (`flush()`), unless a test sets a batch size or interval.
 private func makeLogger(
@@ -242,7 +244,7 @@ func fixesAcrossAGapOrAJumpAreNotJoined(seconds: Double, reason: String) async t
     // some eight tiles of 290 m at zoom 17 on either side, none in between round the world.
     let sink = MemoryTileSink()
     let logger = TileLogger(configuration: .init(zooms: [17], flushInterval: .seconds(3600)), sink: sink)
-    let (events, _) = try await replay(sampleTrack("antimeridian.nmea"))
+    let (events, _) = try await replay(Repository.sampleTrack("antimeridian.nmea"))
     for case .fix(let location) in events { logger.record(location) }
     try await logger.close()
 

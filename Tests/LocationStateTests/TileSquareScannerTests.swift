@@ -1,3 +1,4 @@
+import LocationTestSupport
 import Testing
 
 @testable import LocationState

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationTimeline
 
 /// The timeline on disk: real SQLite files in a temporary directory.
 @Suite(.timeLimit(.minutes(10)))

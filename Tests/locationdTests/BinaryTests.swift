@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @Test(.timeLimit(.minutes(10))) func helpNamesTheTool() throws {

@@ -1,7 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
 @testable import LocationState
+@testable import LocationTimeline
 
 /// SampleTracks/commute.nmea (a drive, a 10 min stop with a receiver's jitter, a drive on, a
 /// park at the end): its one stay and the trips around it, held against what the generator
@@ -9,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct CommuteSampleTrackTests {
     static let commute = ReplaySampleTracks.commuteTrack()
-    static let path = sampleTrackPath("commute.nmea")
+    static let path = Repository.sampleTrack("commute.nmea")
 
     /// Metres between two points (trackintel's sphere, as the stay rule measures).
     static func metres(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Double

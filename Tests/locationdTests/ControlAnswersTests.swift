@@ -1,7 +1,11 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
 @testable import locationd
 
 /// The control socket's answers, as the lines a client reads.

@@ -1,6 +1,7 @@
 import Foundation
 import LocationState
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import locationd

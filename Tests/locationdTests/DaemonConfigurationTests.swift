@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
 @testable import locationd

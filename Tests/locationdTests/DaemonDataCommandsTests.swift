@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import locationd
@@ -13,13 +14,13 @@ struct DaemonDataCommandsTests {
     static func dataDirectory(in directory: String) async throws -> String {
         let data = directory + "/data"
         let replay = try await runLocationd([
-            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
+            "replay", Repository.sampleTrack("drive.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
         ])
         #expect(replay.status == 0, "\(replay.stderr)")
         try FileManager.default.createDirectory(
             atPath: data + "/tracks", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.copyItem(
-            atPath: sampleTrackPath("drive.nmea"), toPath: data + "/tracks/2026-06-30.nmea")
+            atPath: Repository.sampleTrack("drive.nmea"), toPath: data + "/tracks/2026-06-30.nmea")
         #expect(chmod(data + "/tracks/2026-06-30.nmea", 0o600) == 0)
         let rebuild = try await runLocationd([
             "timeline", "--rebuild", "--data-dir", data, "--stay-distance", "30", "--stay-duration", "3",

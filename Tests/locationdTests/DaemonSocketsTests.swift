@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import locationd

@@ -1,5 +1,7 @@
 import Foundation
+import LocationFormats
 import LocationState
+import LocationTestSupport
 import Testing
 
 @testable import locationd

@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// `locationd export`: the recorded tracks as GPX 1.1, the same bytes the HTTP API

@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,8 +1,12 @@
 import CGPS
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
 
 /// GPSDProvider (with the real libgps) against peers that are not a healthy gpsd.
 @Suite(.timeLimit(.minutes(10)))

@@ -1,6 +1,9 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
+@testable import locationd
 
 /// A real gpsd (gpsfake) that reports twice an epoch, after GGA and after RMC: the daemon's
 /// chain (GPSDProvider, the coordinator, EpochService) shows both reports in

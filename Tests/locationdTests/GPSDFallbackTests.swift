@@ -1,7 +1,10 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
 
 /// The automatic source: gpsd when it delivers, the simulator when it cannot.
 @Suite(.timeLimit(.minutes(10)))

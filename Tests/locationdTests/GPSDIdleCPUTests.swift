@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// CPU used by a GPSDProvider with default settings while it has nothing to read.

@@ -1,7 +1,11 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
+@testable import LocationProviders
 @testable import LocationState
+@testable import LocationStores
 
 /// GPSDProvider's connection logic against scripted gpsd sessions.
 @Suite(.timeLimit(.minutes(10)))

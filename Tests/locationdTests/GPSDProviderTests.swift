@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// GPSDProvider against a real gpsd started by gpsfake.

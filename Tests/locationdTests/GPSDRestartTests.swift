@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// gpsd killed and started again under a running GPSDProvider and LocationCoordinator.

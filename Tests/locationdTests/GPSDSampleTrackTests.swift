@@ -1,14 +1,14 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// A SampleTrack through a real gpsd (gpsfake) and GPSDProvider gives the fixes
 /// `locationd replay` gives for the same file.
 @Suite(.timeLimit(.minutes(2)))
 struct GPSDSampleTrackTests {
-    static let walk = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("SampleTracks/walk.nmea")
+    static let walk = URL(fileURLWithPath: Repository.sampleTrack("walk.nmea"))
 
     /// `locationd replay FILE --format json`, by fix time.
     static func replayed(_ file: URL) async throws -> [String: [String: Any]] {

@@ -1,15 +1,18 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+@testable import LocationFormats
 @testable import LocationState
+@testable import LocationStores
+@testable import LocationTimeline
 
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
 
 /// The official GPX 1.1 schema (public, from topografix.com), kept in the tests' fixtures.
-private let gpxSchemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").appendingPathComponent("gpx-1.1.xsd").path
+private let gpxSchemaPath = Repository.path("Tests/Fixtures/gpx-1.1.xsd")
 
 /// Validates the GPX document `text` against the GPX 1.1 schema with a real `xmllint`.
 private func expectValidGPX(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -77,14 +80,14 @@ struct GPXOutputTests {
         "walk.nmea", "drive.nmea", "antimeridian.nmea", "north-pole.nmea", "fix-loss.nmea", "corrupt.nmea",
     ])
     func replayWritesValidGPX(_ track: String) async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath(track), "--speed", "max", "--format", "gpx"])
+        let run = try await runLocationd(["replay", Repository.sampleTrack(track), "--speed", "max", "--format", "gpx"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("<trkpt "))
         try await expectValidGPX(run.stdout)
     }
 
     @Test func speedAndCourseAreInGarminsTrackPointExtension() async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
+        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx"])
         #expect(run.stdout.contains(#"xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#))
         #expect(run.stdout.contains("<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>"))
         #expect(run.stdout.contains("</gpxtpx:speed><gpxtpx:course>"))
@@ -93,7 +96,7 @@ struct GPXOutputTests {
 
     @Test func aFixLossStartsANewSegment() async throws {
         let run = try await runLocationd([
-            "replay", sampleTrackPath("fix-loss.nmea"), "--speed", "max", "--format", "gpx",
+            "replay", Repository.sampleTrack("fix-loss.nmea"), "--speed", "max", "--format", "gpx",
         ])
         let segments = try trackSegments(run.stdout)
         #expect(segments.count == 2)

@@ -1,14 +1,15 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
+import LocationStores
 @testable import locationd
 
 /// The HTTP API of a real daemon (`locationd run --http 127.0.0.1:0`): the answers,
 /// their field names, and a one-line reason for every bad request.
 @Suite(.timeLimit(.minutes(3)))
 struct HTTPAPITests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
     static let walk = root.appendingPathComponent("SampleTracks/walk.nmea")
     static let schema = root.appendingPathComponent("Tests/Fixtures/gpx-1.1.xsd")
 

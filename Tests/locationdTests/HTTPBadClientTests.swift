@@ -1,4 +1,7 @@
 import Foundation
+import LocationMQTT
+import LocationState
+import LocationTestSupport
 import Testing
 
 /// Clients that try to wear the HTTP server down: slowloris heads and

@@ -1,4 +1,6 @@
 import Foundation
+import LocationState
+import LocationTestSupport
 import Testing
 
 /// DNS rebinding: the server answers only requests for its own names (the bound address,

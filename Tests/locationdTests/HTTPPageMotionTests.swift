@@ -1,5 +1,8 @@
 import Foundation
 import LocationState
+import LocationStores
+import LocationTimeline
+import LocationTestSupport
 import Testing
 
 /// The page and the motion, in a real headless browser, against the daemon's HTTP server

@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// The page at `/` in a real headless browser (Debian's chromium, driven by its

@@ -1,5 +1,7 @@
 import Foundation
 import LocationState
+import LocationStores
+import LocationTestSupport
 import Testing
 
 /// `GET /api/v1/tiles` on a large tile log: streamed as it is read, the same bytes as

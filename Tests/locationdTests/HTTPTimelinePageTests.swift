@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// The page's timeline in a real headless browser, against a daemon reading a real gpsd

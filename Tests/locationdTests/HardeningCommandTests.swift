@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
 @testable import locationd
@@ -56,7 +57,7 @@ private final class StreamingRun: @unchecked Sendable {
         #expect(FileManager.default.createFile(atPath: victim, contents: Data("keep me\n".utf8)))
         #expect(symlink(victim, data + "/locationd.lock") == 0)
         let run = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--data-dir", data,
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--data-dir", data,
         ])
         #expect(run.status == 73)
         #expect(run.stderr.contains("symbolic link"))
@@ -70,7 +71,7 @@ private final class StreamingRun: @unchecked Sendable {
         try FileManager.default.createDirectory(
             atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let run = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
         ])
         #expect(run.status == 0)
         let mode = { (path: String) in
@@ -124,7 +125,7 @@ private final class StreamingRun: @unchecked Sendable {
     func aPacedReplayPrintsEachFixAtOnceAndFlushesOnASignal(format: String, signal: Int32, status: Int32)
         async throws
     {
-        let run = try StreamingRun(["replay", sampleTrackPath("walk.nmea"), "--speed", "1", "--format", format])
+        let run = try StreamingRun(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "1", "--format", format])
         // At --speed 1 the walk's fixes come a second apart; the first is due at once.
         let wanted = format == "json" ? 2 : 3
         try await waitUntil(seconds: 20) { run.lines.withLock { $0.count } >= wanted }

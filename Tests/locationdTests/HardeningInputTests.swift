@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
 @testable import locationd
@@ -37,7 +38,7 @@ struct HardeningInputTests {
         let victim = directory.path + "/victim"
         #expect(symlink(victim, data + "/" + name) == 0)
         let run = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--data-dir", data,
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--data-dir", data,
         ])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.contains("\(name): is a symbolic link"), "\(run.stderr)")
@@ -164,7 +165,7 @@ struct HardeningInputTests {
         let directory = try TemporaryDirectory()
         let compressed = directory.path + "/walk.nmea.gz"
         let gzip = try await runProgram(
-            "/bin/sh", ["-c", "gzip -c '\(sampleTrackPath("walk.nmea"))' > '\(compressed)'"])
+            "/bin/sh", ["-c", "gzip -c '\(Repository.sampleTrack("walk.nmea"))' > '\(compressed)'"])
         #expect(gzip.status == 0, "\(gzip.stderr)")
         let run = try await runLocationd(["replay", compressed, "--speed", "max"])
         #expect(run.status == 65, "\(run.stderr)")

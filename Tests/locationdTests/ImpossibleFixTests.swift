@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// Impossible values from every source end at the validation before the state: no trap,

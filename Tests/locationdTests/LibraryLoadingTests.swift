@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// libmosquitto and libxml2 are loaded at run time, only when MQTT is configured or a

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
 
 /// The publisher's direct sends, in process: while the broker is connected and has

@@ -1,5 +1,7 @@
 import Foundation
+import LocationMQTT
 import LocationState
+import LocationTestSupport
 import Testing
 
 /// The daemon's motion over MQTT, against a real gpsd (gpsfake) and a real Mosquitto: a

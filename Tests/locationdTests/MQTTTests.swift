@@ -1,7 +1,9 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
+import LocationMQTT
 @testable import locationd
 
 /// `locationd run --mqtt` against a real Mosquitto broker, with `mosquitto_sub` as the receiver.
@@ -42,7 +44,7 @@ import Testing
             ["mqtt-topic": topic, "mqtt-locationd-topic": locationdTopic(topic)].merging(extra) { $1 })
         return try await DaemonProcess(
             dataDirectory: directory + "/data",
-            arguments: ["--source", "replay", sampleTrackPath("walk.nmea"), "--mqtt", broker, "--config", config])
+            arguments: ["--source", "replay", Repository.sampleTrack("walk.nmea"), "--mqtt", broker, "--config", config])
     }
 
     private static func status(_ daemon: DaemonProcess) -> String {

@@ -1,8 +1,11 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
 @testable import LocationState
+@testable import LocationTimeline
 
 /// A stay a gap dropped reaches MQTT's timeline topic after the trip that named it, through a
 /// real Mosquitto broker: a subscriber learns that the trip's `to` will never close.

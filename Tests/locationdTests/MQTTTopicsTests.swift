@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
+@testable import LocationMQTT
+@testable import LocationRegions
 @testable import LocationState
 
 /// Which message goes to which topic, through a real Mosquitto broker: OwnTracks messages

@@ -1,7 +1,9 @@
 import Foundation
 import LocationState
+import LocationTestSupport
 import Testing
 
+import LocationRegions
 @testable import locationd
 
 /// `locationd replay --regions` and `locationd regions`, as a user runs them.
@@ -47,7 +49,7 @@ struct RegionCommandTests {
         let regions = try Self.regionFile(features)
         defer { try? FileManager.default.removeItem(atPath: regions) }
         let run = try await runLocationd([
-            "replay", sampleTrackPath(track), "--speed", "max", "--format", "json", "--regions", regions,
+            "replay", Repository.sampleTrack(track), "--speed", "max", "--format", "json", "--regions", regions,
         ])
         #expect(run.status == 0)
         let transitions = Self.transitions(run.stdout)
@@ -61,7 +63,7 @@ struct RegionCommandTests {
         )
         defer { try? FileManager.default.removeItem(atPath: regions) }
         let run = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--regions", regions,
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--regions", regions,
         ])
         #expect(run.status == 0)
         let regionLines = run.stdout.split(separator: "\n").filter { $0.contains(" REGION ") }
@@ -77,7 +79,7 @@ struct RegionCommandTests {
             #"{"type":"Feature","properties":{"name":"Zero","radius":0},"geometry":{"type":"Point","coordinates":[1,2]}}"#
         )
         defer { try? FileManager.default.removeItem(atPath: bad) }
-        let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--regions", bad])
+        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--regions", bad])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
         #expect(

@@ -1,13 +1,8 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import locationd
-
-/// The path of a file in SampleTracks/.
-func sampleTrackPath(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("SampleTracks").appendingPathComponent(name).path
-}
 
 /// A fresh temporary file holding `bytes`.
 func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
@@ -19,7 +14,7 @@ func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String 
 @Suite(.timeLimit(.minutes(10)))
 struct ReplayCommandTests {
     @Test func jsonPrintsOneTPVPerLineAndASummary() async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "json"])
+        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "json"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 300)
@@ -32,7 +27,7 @@ struct ReplayCommandTests {
 
     @Test func summaryCountsTheDamage() async throws {
         let run = try await runLocationd([
-            "replay", sampleTrackPath("corrupt.nmea"), "--speed", "max", "--format", "json",
+            "replay", Repository.sampleTrack("corrupt.nmea"), "--speed", "max", "--format", "json",
         ])
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 119)
@@ -45,7 +40,7 @@ struct ReplayCommandTests {
     @Test(arguments: ["text", "geojson", "gpx"])
     func otherFormats(_ format: String) async throws {
         let run = try await runLocationd([
-            "replay", sampleTrackPath("antimeridian.nmea"), "--speed", "max", "--format", format,
+            "replay", Repository.sampleTrack("antimeridian.nmea"), "--speed", "max", "--format", format,
         ])
         #expect(run.status == 0)
         switch format {
@@ -85,11 +80,11 @@ struct ReplayCommandTests {
     }
 
     @Test func gpxOutputReplaysToTheSameFixes() async throws {
-        let gpx = try await runLocationd(["replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "gpx"])
+        let gpx = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx"])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let direct = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--format", "text",
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "text",
         ])
         let again = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
         #expect(again.status == 0)
@@ -103,7 +98,7 @@ struct ReplayCommandTests {
 
     @Test func jsonOutputReplaysAsGpsdJSON() async throws {
         let json = try await runLocationd([
-            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json",
+            "replay", Repository.sampleTrack("drive.nmea"), "--speed", "max", "--format", "json",
         ])
         let path = try temporaryFile(Array(json.stdout.utf8), suffix: ".json")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -116,7 +111,7 @@ struct ReplayCommandTests {
     /// after the last one before the gap and is live again at the first after it, in that
     /// order among the fixes; with a 15 s timeout there is no stale period. At full speed.
     @Test func aGapInTheTrackShowsAsAStalePeriod() async throws {
-        let walk = try String(contentsOfFile: sampleTrackPath("walk.nmea"), encoding: .utf8)
+        let walk = try String(contentsOfFile: Repository.sampleTrack("walk.nmea"), encoding: .utf8)
         let lines = walk.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$") }
         // Two sentences per second: keep 09:00:00-09:00:09 and 09:00:20-09:00:29.
         let track = (lines[0..<20] + lines[40..<60]).joined(separator: "\n") + "\n"
@@ -172,7 +167,7 @@ struct ReplayCommandTests {
         ["--input", "csv"], ["--bogus"],
     ])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
-        let run = try await runLocationd(["replay", sampleTrackPath("walk.nmea")] + flags)
+        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea")] + flags)
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
     }
@@ -206,7 +201,7 @@ struct ReplayCommandTests {
     @Test func sampleTracksAreWhatTheGeneratorWrites() throws {
         let write = ProcessInfo.processInfo.environment["WRITE_SAMPLE_TRACKS"] == "1"
         for (name, bytes) in ReplaySampleTracks.all() {
-            let url = URL(fileURLWithPath: sampleTrackPath(name))
+            let url = URL(fileURLWithPath: Repository.sampleTrack(name))
             if write { try Data(bytes).write(to: url, options: .atomic) }
             let committed = try Data(contentsOf: url)
             #expect(

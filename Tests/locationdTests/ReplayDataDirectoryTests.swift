@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// `locationd replay FILE --data-dir DIR` runs the daemon's stores on the replayed fixes.
@@ -17,7 +18,7 @@ struct ReplayDataDirectoryTests {
         let directory = try TemporaryDirectory()
         let data = directory.path + "/data"
         let replay = try await runLocationd([
-            "replay", sampleTrackPath("drive.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
+            "replay", Repository.sampleTrack("drive.nmea"), "--speed", "max", "--format", "json", "--data-dir", data,
         ])
         #expect(replay.status == 0)
         let fixes = try replay.stdout.split(separator: "\n").map {
@@ -46,7 +47,7 @@ struct ReplayDataDirectoryTests {
         let directory = try TemporaryDirectory()
         let daemon = try await DaemonProcess(dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
         let replay = try await runLocationd([
-            "replay", sampleTrackPath("walk.nmea"), "--speed", "max", "--data-dir", daemon.dataDirectory,
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--data-dir", daemon.dataDirectory,
         ])
         #expect(replay.status == 69)
         #expect(replay.stderr.contains("already running"))

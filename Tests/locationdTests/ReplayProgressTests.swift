@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import locationd
@@ -9,7 +10,7 @@ import Testing
 struct ReplayProgressTests {
     /// A file just over the bar's threshold, made of the walk repeated.
     private func largeTrack() throws -> String {
-        let walk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sampleTrackPath("walk.nmea"))))
+        let walk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Repository.sampleTrack("walk.nmea"))))
         var bytes: [UInt8] = []
         while Int64(bytes.count) < ReplayProgress.minimumSize + 1 << 20 { bytes += walk }
         return try temporaryFile(bytes)
@@ -35,7 +36,7 @@ struct ReplayProgressTests {
     }
 
     @Test func smallReplayOnATerminalAndLargeReplayIntoAPipeDrawNoBar() async throws {
-        let small = try await onTerminal(["replay", sampleTrackPath("walk.nmea"), "--speed", "max"])
+        let small = try await onTerminal(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max"])
         #expect(small.status == 0)
         #expect(!small.stdout.contains("%"))
         #expect(small.stdout.contains("300 fixes"))

@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// `locationd replay --timeline` as a user runs it: the real binary on generated GPX files.

@@ -1,5 +1,7 @@
 import Foundation
 import LocationState
+import LocationStores
+import LocationTestSupport
 import Testing
 
 private let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z

@@ -1,7 +1,9 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationTimeline
 
 /// Why trackintel cannot run here, or nil when it can.
 let trackintelMissing: String? = {
@@ -24,8 +26,7 @@ let trackintelMissing: String? = {
     .timeLimit(.minutes(5)),
     .enabled(if: trackintelMissing == nil, Comment(rawValue: trackintelMissing ?? "")))
 struct TimelineConformanceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/trackintel-staypoints").path
+    static let script = Repository.path("scripts/trackintel-staypoints")
 
     /// One set of thresholds and the seeds of the tracks made for it.
     struct Thresholds: Sendable, CustomTestStringConvertible {

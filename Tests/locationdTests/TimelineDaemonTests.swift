@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationTimeline
 @testable import locationd
 
 /// The timeline in a real daemon: a replayed track, a real SIGKILL, a restart, and the
@@ -98,8 +100,7 @@ struct TimelineDaemonTests {
         #expect(run.stdout.contains("<wpt ") && run.stdout.contains("<rte>"))
         let file = directory.path + "/timeline.gpx"
         try run.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/gpx-1.1.xsd").path
+        let schema = Repository.path("Tests/Fixtures/gpx-1.1.xsd")
         let lint = try await runProgram("/usr/bin/xmllint", ["--noout", "--schema", schema, file])
         #expect(lint.status == 0, "\(lint.stderr)")
         let table = try await runLocationd(["timeline", "2026-11-18", "--data-dir", directory.path])

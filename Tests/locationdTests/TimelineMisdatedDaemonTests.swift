@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationTimeline
 @testable import locationd
 
 /// Fixes dated far from their neighbours in a real daemon: a fix dated 2099 costs one fix,

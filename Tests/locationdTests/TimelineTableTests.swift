@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import LocationTestSupport
 import Testing
 
 @testable import LocationState
+@testable import LocationTimeline
 
 /// `locationd timeline` as a table, read from a timeline file, and `--rebuild` of what
 /// `tracks/` holds.
@@ -69,8 +71,7 @@ struct TimelineTableTests {
         let directory = try TemporaryDirectory()
         let tracks = directory.path + "/tracks"
         try FileManager.default.createDirectory(atPath: tracks, withIntermediateDirectories: true)
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("SampleTracks")
+        let samples = Repository.root.appendingPathComponent("SampleTracks")
         try FileManager.default.copyItem(
             atPath: samples.appendingPathComponent("commute.nmea").path, toPath: tracks + "/2026-09-15.nmea")
         try FileManager.default.createSymbolicLink(

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The daemon's footprint under a 10 Hz fix stream, next to the gpsd that feeds it, in
 /// three configurations: the HTTP server on (the default, no client), `--http off`, and

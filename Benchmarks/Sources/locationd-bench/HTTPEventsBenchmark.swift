@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// 100 clients on `GET /api/v1/events` while gpsfake feeds a real gpsd a 10 Hz track
 /// and `locationd run --source gpsd` reads it: every client must get every fix, in

@@ -1,4 +1,5 @@
 import Foundation
+import LocationProviders
 import LocationState
 
 /// Latency: from gpsd's TPV report to a `deviceLocation` listener, with gpsfake

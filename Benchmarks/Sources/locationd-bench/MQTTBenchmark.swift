@@ -1,4 +1,6 @@
 import Foundation
+import LocationFormats
+import LocationMQTT
 import LocationState
 
 /// MQTT: latency from gpsd's report to a subscriber, against the shell pipeline users

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The wall-clock time `body` takes, in seconds.
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {

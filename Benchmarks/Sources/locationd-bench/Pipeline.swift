@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
+import LocationFormats
+import LocationProviders
 import LocationState
+import LocationStores
 
 /// The fix pipeline: a 1,000,000-fix NMEA track replayed at `--speed max` into
 /// `MonitoredState<Location?>`, with no listener, with each of the three the daemon

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The root package (the parent of Benchmarks/).
 let rootPackage = URL(fileURLWithPath: #filePath)

@@ -1,4 +1,6 @@
 import Foundation
+import LocationProviders
+import LocationRegions
 import LocationState
 
 /// Regions: the membership update per fix (`RegionMembership.next`: index query, exact

@@ -1,4 +1,5 @@
 import Foundation
+import LocationFormats
 import LocationState
 
 /// Peak resident memory of `locationd replay --data-dir` and `locationd tiles` on a

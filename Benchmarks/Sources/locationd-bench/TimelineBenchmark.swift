@@ -1,4 +1,5 @@
 import Foundation
+import LocationProviders
 import LocationState
 
 /// `locationd replay FILE --timeline` against gpxpy + trackintel's sliding staypoints on the

@@ -20,10 +20,10 @@ extension FileSystem {
 
 /// The state behind ``FileSystem/inMemory(files:directories:)``.
 private struct InMemoryTree: Sendable {
-    var files: [String: Data]
-    var directories: Set<String>
+    package var files: [String: Data]
+    package var directories: Set<String>
 
-    init(files: [String: Data], directories: Set<String>) {
+    package init(files: [String: Data], directories: Set<String>) {
         self.files = files
         self.directories = directories.union(["/"])
         for path in Array(files.keys) + directories {
@@ -35,11 +35,11 @@ private struct InMemoryTree: Sendable {
         }
     }
 
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         (path as NSString).deletingLastPathComponent
     }
 
-    mutating func createDirectory(_ path: String) throws {
+    package mutating func createDirectory(_ path: String) throws {
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += (prefix.isEmpty && !path.hasPrefix("/") ? "" : "/") + component
@@ -50,7 +50,7 @@ private struct InMemoryTree: Sendable {
         }
     }
 
-    func load(_ path: String) throws -> Data? {
+    package func load(_ path: String) throws -> Data? {
         if directories.contains(path) {
             throw LocationError.fileUnreadable(path: path, reason: "it is not a regular file")
         }
@@ -61,7 +61,7 @@ private struct InMemoryTree: Sendable {
         return files[path]
     }
 
-    mutating func save(_ data: Data, to path: String) throws {
+    package mutating func save(_ data: Data, to path: String) throws {
         guard directories.contains(Self.parent(of: path)) else {
             throw LocationError.cannotWrite(path: path, reason: "No such file or directory")
         }
@@ -71,7 +71,7 @@ private struct InMemoryTree: Sendable {
         files[path] = data
     }
 
-    mutating func move(_ source: String, to destination: String) throws {
+    package mutating func move(_ source: String, to destination: String) throws {
         guard files[destination] == nil, !directories.contains(destination) else {
             throw LocationError.cannotWrite(path: destination, reason: "it exists already")
         }
@@ -88,7 +88,7 @@ private struct InMemoryTree: Sendable {
         }
     }
 
-    func contents(of path: String) throws -> [String] {
+    package func contents(of path: String) throws -> [String] {
         guard directories.contains(path) else {
             throw LocationError.fileUnreadable(path: path, reason: "cannot list the directory")
         }

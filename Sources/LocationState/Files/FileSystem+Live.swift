@@ -27,11 +27,11 @@ extension FileSystem {
 
 /// The POSIX calls behind ``FileSystem/live``.
 private enum Posix {
-    static func createDirectory(_ path: String) throws {
+    package static func createDirectory(_ path: String) throws {
         try DataDirectory.create(path: path)
     }
 
-    static func load(_ path: String) throws -> Data? {
+    package static func load(_ path: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
@@ -63,7 +63,7 @@ private enum Posix {
         }
     }
 
-    static func save(_ data: Data, to path: String) throws {
+    package static func save(_ data: Data, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary =
@@ -109,7 +109,7 @@ private enum Posix {
         }
     }
 
-    static func move(_ source: String, to destination: String) throws {
+    package static func move(_ source: String, to destination: String) throws {
         var info = stat()
         guard lstat(destination, &info) != 0, errno == ENOENT else {
             throw LocationError.cannotWrite(path: destination, reason: "it exists already")

@@ -1,3 +1,5 @@
+import LocationState
+
 /// A streaming decoder of one replay format: bytes in, chunk by chunk, fixes and no-fix reports out.
 ///
 /// - Important: memory stays bounded whatever the input: a decoder keeps at most
@@ -12,20 +14,20 @@ public protocol ReplayDecoding: Sendable {
 }
 
 /// The NMEA decoder as a replay decoder: its counts in the replay's terms.
-struct NMEAReplayDecoder: ReplayDecoding {
+package struct NMEAReplayDecoder: ReplayDecoding {
     private var decoder: NMEADecoder
 
-    init(source: FixSource, device: String?) {
+    package init(source: FixSource, device: String?) {
         decoder = NMEADecoder(options: .init(source: source, device: device))
     }
 
-    var statistics: ReplayStatistics { ReplayStatistics(decoder.statistics) }
+    package var statistics: ReplayStatistics { ReplayStatistics(decoder.statistics) }
 
-    mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void) {
+    package mutating func decode(_ chunk: UnsafeRawBufferPointer, _ emit: (FixReport) -> Void) {
         decoder.decode(chunk, emit)
     }
 
-    mutating func finish(_ emit: (FixReport) -> Void) {
+    package mutating func finish(_ emit: (FixReport) -> Void) {
         decoder.finish(emit)
     }
 }

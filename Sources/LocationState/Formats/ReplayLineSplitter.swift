@@ -1,20 +1,20 @@
 /// Splits a chunked byte stream into lines of bounded length (LF, CRLF or CR endings).
 ///
 /// An over-long line is counted in ``droppedLines`` and skipped without being buffered.
-struct ReplayLineSplitter: Sendable {
+package struct ReplayLineSplitter: Sendable {
     /// The longest line kept, in bytes.
-    let maximumLength: Int
+    package let maximumLength: Int
     /// Over-long lines skipped so far.
     private(set) var droppedLines = 0
     private var pending: [UInt8] = []
     private var discarding = false
 
-    init(maximumLength: Int) {
+    package init(maximumLength: Int) {
         self.maximumLength = maximumLength
     }
 
     /// Calls `body` with each complete line in `chunk` (empty lines included, terminators not).
-    mutating func split(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func split(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var lineStart = 0
         for index in 0..<bytes.count {
@@ -46,7 +46,7 @@ struct ReplayLineSplitter: Sendable {
     }
 
     /// Calls `body` with the last line when the input did not end with a terminator.
-    mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func finish(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if !discarding, !pending.isEmpty { pending.withUnsafeBufferPointer { body($0) } }
         pending.removeAll()
         discarding = false

@@ -1,3 +1,5 @@
+import LocationState
+
 /// What a replay read, in words that fit every format: records read, fixes, and what was
 /// skipped and why; ``summary`` says it in the format's own terms.
 public struct ReplayStatistics: Sendable, Hashable {
@@ -123,7 +125,7 @@ public struct ReplayStatistics: Sendable, Hashable {
 
 extension ReplayStatistics.Record {
     /// The record's name, singular.
-    var name: String {
+    package var name: String {
         switch self {
         case .sentence: "sentence"
         case .report: "report"

@@ -23,7 +23,7 @@ public struct GeoBox: Sendable, Hashable {
     }
 
     /// The smallest box holding both.
-    func union(_ other: GeoBox) -> GeoBox {
+    package func union(_ other: GeoBox) -> GeoBox {
         GeoBox(
             minLat: min(minLat, other.minLat), minLon: min(minLon, other.minLon),
             maxLat: max(maxLat, other.maxLat), maxLon: max(maxLon, other.maxLon))
@@ -31,7 +31,7 @@ public struct GeoBox: Sendable, Hashable {
 
     /// The boxes inside -180...180 that cover the longitudes `west...east` (degrees, unwrapped:
     /// `east - west` below 360, either may lie beyond ±180) between the two latitudes.
-    static func normalized(south: Double, west: Double, north: Double, east: Double) -> [GeoBox] {
+    package static func normalized(south: Double, west: Double, north: Double, east: Double) -> [GeoBox] {
         let south = max(-90, south)
         let north = min(90, north)
         guard east - west < 360 else { return [GeoBox(minLat: south, minLon: -180, maxLat: north, maxLon: 180)] }

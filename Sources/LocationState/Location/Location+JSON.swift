@@ -186,13 +186,13 @@ extension Location: Codable {
 }
 
 /// How many decimals each kind of TPV number has in locationd's JSON, for both encoders.
-enum TPVPrecision {
+package enum TPVPrecision {
     /// Latitude and longitude: 9 decimals, 0.1 mm.
-    @inline(__always) static var degrees: Int { 9 }
+    @inline(__always) package static var degrees: Int { 9 }
     /// Metres and metres per second: 3 decimals.
-    @inline(__always) static var metres: Int { 3 }
+    @inline(__always) package static var metres: Int { 3 }
     /// Course over ground: 4 decimals.
-    @inline(__always) static var course: Int { 4 }
+    @inline(__always) package static var course: Int { 4 }
     /// Dilution of precision: 2 decimals.
-    @inline(__always) static var dilution: Int { 2 }
+    @inline(__always) package static var dilution: Int { 2 }
 }

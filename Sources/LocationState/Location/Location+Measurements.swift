@@ -3,7 +3,7 @@ import Foundation
 extension Location {
     /// The optional measurements of a fix, addressable by field: validation and the merge
     /// of an epoch's reports walk them.
-    struct Measurements: Sendable, Hashable {
+    package struct Measurements: Sendable, Hashable {
         /// A measurement of type `Double`.
         enum Field: CaseIterable {
             case lat, lon, altHAE, altMSL, speed, track, climb, eph, epv, eps, epc, epx, epy, geoidSep, hdop

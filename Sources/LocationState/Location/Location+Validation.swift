@@ -95,7 +95,7 @@ extension Location {
 
 extension Location.Measurements.Field {
     /// The field's TPV name.
-    var name: String {
+    package var name: String {
         switch self {
         case .lat: "lat"
         case .lon: "lon"

@@ -101,7 +101,7 @@ public struct Location: Sendable, Hashable {
 
     /// The optional measurements above; internal so that validation and ``completing(_:)``
     /// walk them field by field.
-    var measurements = Measurements()
+    package var measurements = Measurements()
 
     public init(
         time: Date? = nil,

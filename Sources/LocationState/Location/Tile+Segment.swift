@@ -1,11 +1,11 @@
 /// One tile a straight segment passes through, with the part of the segment inside it.
-struct TileCrossing: Sendable, Hashable {
+package struct TileCrossing: Sendable, Hashable {
     /// The tile.
-    var tile: Tile
+    package var tile: Tile
     /// Where the segment enters the tile, as a fraction of the segment: 0 is its start.
-    var enter: Double
+    package var enter: Double
     /// Where the segment leaves the tile, as a fraction of the segment: 1 is its end.
-    var exit: Double
+    package var exit: Double
 }
 
 extension TilePoint {
@@ -20,7 +20,7 @@ extension TilePoint {
     /// last `end`'s tile with `exit == 1`.
     ///
     /// - Precondition: both points are at the same zoom.
-    func crossings(to end: TilePoint) -> [TileCrossing] {
+    package func crossings(to end: TilePoint) -> [TileCrossing] {
         var result: [TileCrossing] = []
         forEachCrossing(to: end) { result.append($0) }
         return result
@@ -28,7 +28,7 @@ extension TilePoint {
 
     /// Calls `body` with each tile ``crossings(to:)`` returns, in order, without
     /// building the array: the tile logger's path for every fix that leaves a tile.
-    func forEachCrossing(to end: TilePoint, _ body: (TileCrossing) -> Void) {
+    package func forEachCrossing(to end: TilePoint, _ body: (TileCrossing) -> Void) {
         precondition(zoom == end.zoom, "points at different zooms")
         let count = 1 << zoom
         let size = Double(count)

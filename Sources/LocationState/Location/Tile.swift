@@ -40,7 +40,7 @@ public struct Tile: Sendable, Hashable, Comparable, CustomStringConvertible {
         self = point.tile
     }
 
-    init(unchecked zoom: Int, x: Int, y: Int) {
+    package init(unchecked zoom: Int, x: Int, y: Int) {
         self.zoom = zoom
         self.x = x
         self.y = y

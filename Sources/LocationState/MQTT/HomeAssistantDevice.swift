@@ -1,8 +1,8 @@
 /// The device every entity of one locationd belongs to in Home Assistant, and where its
 /// discovery configs come from (the `origin` Home Assistant logs and shows).
-struct HomeAssistantDevice: Encodable {
+package struct HomeAssistantDevice: Encodable {
     /// Where the discovered configs come from.
-    struct Origin: Encodable {
+    package struct Origin: Encodable {
         var name = "locationd"
         var swVersion: String
 
@@ -10,15 +10,15 @@ struct HomeAssistantDevice: Encodable {
     }
 
     /// The device's id: the client id with anything but letters, digits and `-` as `_`.
-    var objectID: String
+    package var objectID: String
     /// `locationd HOST`.
-    var name: String
-    var manufacturer = "locationd"
-    var model = "GNSS location daemon"
-    var swVersion: String
-    var origin: Origin
+    package var name: String
+    package var manufacturer = "locationd"
+    package var model = "GNSS location daemon"
+    package var swVersion: String
+    package var origin: Origin
 
-    init(_ configuration: MQTTConfiguration) {
+    package init(_ configuration: MQTTConfiguration) {
         objectID = String(configuration.resolvedClientID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
         name = "locationd " + configuration.deviceName
         swVersion = configuration.softwareVersion
@@ -27,14 +27,14 @@ struct HomeAssistantDevice: Encodable {
 
     /// Available unless locationd's status says `stopped` (a clean stop) or `offline` (its
     /// last will): the daemon is there, whether or not it has a fix.
-    static let availabilityTemplate =
+    package static let availabilityTemplate =
         "{{ 'offline' if value_json.state in ['stopped', 'offline'] else 'online' }}"
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case identifiers, name, manufacturer, model, swVersion = "sw_version"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode([objectID], forKey: .identifiers)
         try container.encode(name, forKey: .name)

@@ -6,33 +6,33 @@
 /// The keys are those Home Assistant's MQTT integration reads (its `device_tracker`,
 /// `binary_sensor` and `sensor` platforms, their shared availability, device and origin
 /// schemas); what it does with each is in docs/mqtt.md.
-struct HomeAssistantEntity: Encodable {
+package struct HomeAssistantEntity: Encodable {
     /// `device_tracker`, `binary_sensor` or `sensor`.
-    var component: String
+    package var component: String
     /// The config's object id: the device's, with the entity's suffix.
-    var objectID: String
+    package var objectID: String
     /// nil for the device's main entity: Home Assistant then names it after the device
     /// (written as `null`; an absent name would be the platform's default, "MQTT Device Tracker").
-    var name: String?
-    var uniqueID: String
-    var stateTopic: String?
-    var valueTemplate: String?
-    var jsonAttributesTopic: String?
-    var jsonAttributesTemplate: String?
-    var sourceType: String?
-    var deviceClass: String?
-    var unitOfMeasurement: String?
-    var stateClass: String?
-    var availabilityTopic: String
-    var availabilityTemplate = HomeAssistantDevice.availabilityTemplate
-    var device: HomeAssistantDevice
-    var origin: HomeAssistantDevice.Origin
+    package var name: String?
+    package var uniqueID: String
+    package var stateTopic: String?
+    package var valueTemplate: String?
+    package var jsonAttributesTopic: String?
+    package var jsonAttributesTemplate: String?
+    package var sourceType: String?
+    package var deviceClass: String?
+    package var unitOfMeasurement: String?
+    package var stateClass: String?
+    package var availabilityTopic: String
+    package var availabilityTemplate = HomeAssistantDevice.availabilityTemplate
+    package var device: HomeAssistantDevice
+    package var origin: HomeAssistantDevice.Origin
 
     /// Where the config is published.
-    var discoveryTopic: String { "homeassistant/\(component)/\(objectID)/config" }
+    package var discoveryTopic: String { "homeassistant/\(component)/\(objectID)/config" }
 
     /// A `device_tracker` whose position and attributes come from the TPV lines on `topic`.
-    static func tracker(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
+    package static func tracker(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
         Self(
             component: "device_tracker", objectID: device.objectID, uniqueID: device.objectID,
             jsonAttributesTopic: topics.location, jsonAttributesTemplate: trackerAttributes, sourceType: "gps",
@@ -40,7 +40,7 @@ struct HomeAssistantEntity: Encodable {
     }
 
     /// `on` while the motion is `moving`, `off` while `stopped`, unknown otherwise.
-    static func moving(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
+    package static func moving(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
         Self(
             component: "binary_sensor", objectID: device.objectID + "_moving", name: "Moving",
             uniqueID: device.objectID + "_moving", stateTopic: topics.motion,
@@ -49,7 +49,7 @@ struct HomeAssistantEntity: Encodable {
     }
 
     /// The metres travelled today (UTC), as the distance topic says.
-    static func distanceToday(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
+    package static func distanceToday(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
         Self(
             component: "sensor", objectID: device.objectID + "_distance_today", name: "Distance today",
             uniqueID: device.objectID + "_distance_today", stateTopic: topics.distance,
@@ -59,7 +59,7 @@ struct HomeAssistantEntity: Encodable {
 
     /// The entities discovery publishes for `configuration`: the tracker, and the moving
     /// sensor and today's distance when the daemon tracks motion.
-    static func all(for configuration: MQTTConfiguration, topics: MQTTTopics, motion: Bool = true) -> [Self] {
+    package static func all(for configuration: MQTTConfiguration, topics: MQTTTopics, motion: Bool = true) -> [Self] {
         let device = HomeAssistantDevice(configuration)
         return [tracker(device, topics: topics)]
             + (motion ? [moving(device, topics: topics), distanceToday(device, topics: topics)] : [])
@@ -70,7 +70,7 @@ struct HomeAssistantEntity: Encodable {
     /// `speed` (m/s), `course`, `time` and `source`. A member the fix does not have is left
     /// out, never rendered as 0 or as an undefined value: Home Assistant drops a whole
     /// message whose template fails, and takes a missing accuracy as 0.
-    static let trackerAttributes = [
+    package static let trackerAttributes = [
         "{% set f = value_json %}{",
         "\"latitude\": {{ f.lat | tojson }}, \"longitude\": {{ f.lon | tojson }}",
         "{% if f.eph is number %}, \"gps_accuracy\": {{ f.eph | tojson }}{% endif %}",
@@ -83,7 +83,7 @@ struct HomeAssistantEntity: Encodable {
         "}",
     ].joined()
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case name, uniqueID = "unique_id", stateTopic = "state_topic", valueTemplate = "value_template",
             jsonAttributesTopic = "json_attributes_topic", jsonAttributesTemplate = "json_attributes_template",
             sourceType = "source_type", deviceClass = "device_class", unitOfMeasurement = "unit_of_measurement",
@@ -91,7 +91,7 @@ struct HomeAssistantEntity: Encodable {
             availabilityTemplate = "availability_template", device, origin
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)  // null when nil
         try container.encode(uniqueID, forKey: .uniqueID)

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
 /// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
@@ -36,7 +37,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var softwareVersion = "unknown"
     /// Where the origin of each setting that names a topic came from, for an error that
     /// names the setting to change.
-    var topicOrigins = SettingOrigins()
+    package var topicOrigins = SettingOrigins()
 
     /// The longest topic MQTT allows, in bytes of UTF-8.
     public static let maximumTopicLength = 65_535
@@ -44,7 +45,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public init() {}
 
     /// This machine's name up to its first dot (gethostname(2), no name service look-up).
-    static func hostName() -> String {
+    package static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "locationd" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -181,7 +182,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     }
 
     /// A topic to publish to: not empty, at most 65,535 bytes, no wildcards, no NUL.
-    static func checkTopic(_ topic: String, origin: String) throws(LocationError) {
+    package static func checkTopic(_ topic: String, origin: String) throws(LocationError) {
         guard !topic.isEmpty else { throw .usage("\(origin): the MQTT topic is empty") }
         guard topic.utf8.count <= maximumTopicLength else {
             throw .usage(

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocationState
+import LocationStores
 import Logging
 
 /// The MQTT messages not yet acknowledged by the broker, in order, on disk: one SQLite
@@ -71,7 +73,7 @@ public final class MQTTOutbox {
     private var agedOutAt = Date.distantPast
     /// The age bound is applied at most this often (seconds): a message may outlive it
     /// by that much, and an append costs no second statement.
-    static let ageCheckInterval = 60.0
+    package static let ageCheckInterval = 60.0
 
     /// Opens the outbox in `directory`, creating it (and the directory) when missing.
     ///

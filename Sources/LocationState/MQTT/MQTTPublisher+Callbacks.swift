@@ -1,10 +1,11 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import LocationStores
 
 /// What libmosquitto's callbacks do, on ``queue``.
 extension MQTTPublisher {
-    func didConnect(_ rc: Int32) {
+    package func didConnect(_ rc: Int32) {
         guard rc == 0 else {
             connectionFailed("the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))")
             return
@@ -27,18 +28,18 @@ extension MQTTPublisher {
     }
 
     /// The broker's address, as log lines name it.
-    var brokerAddress: String { "\(configuration.host ?? "?"):\(configuration.port)" }
+    package var brokerAddress: String { "\(configuration.host ?? "?"):\(configuration.port)" }
 
     /// The current connection got a PUBACK or lived ``stableConnection``: the backoff may
     /// start over, and an outage is over (one line).
-    func connectionProven() {
+    package func connectionProven() {
         proven.withLock { $0 = true }
         guard outageReported else { return }
         outageReported = false
         logger.notice("MQTT broker \(brokerAddress) connected again; sending \(outbox.count) queued messages")
     }
 
-    func didDisconnect(_ rc: Int32) {
+    package func didDisconnect(_ rc: Int32) {
         guard rc != 0 else { return }  // our own mosquitto_disconnect
         connectionFailed(
             connected
@@ -47,7 +48,7 @@ extension MQTTPublisher {
         )
     }
 
-    func connectionFailed(_ reason: String) {
+    package func connectionFailed(_ reason: String) {
         let wasConnected = connected
         // Stored while still connected, the messages sent directly count as in flight,
         // so that a refused one counts towards its losses (`suspectLoss`).
@@ -65,7 +66,7 @@ extension MQTTPublisher {
             "MQTT broker \(brokerAddress): \(reason); retrying with backoff, keeping messages in the outbox")
     }
 
-    func didAcknowledge(_ mid: Int32) {
+    package func didAcknowledge(_ mid: Int32) {
         if !proven.withLock({ $0 }) { connectionProven() }
         noteAcknowledged()
         if let index = direct.firstIndex(where: { $0.mid == mid }) {
@@ -97,7 +98,7 @@ extension MQTTPublisher {
 
     /// Removes the acknowledged rows; when that fails (a full disk) they stay listed and
     /// are removed on a later try (sent again first after a reconnection: QoS 1 allows it).
-    func removeAcknowledged() {
+    package func removeAcknowledged() {
         removalScheduled = false
         guard !acknowledged.isEmpty else { return pump() }
         do {

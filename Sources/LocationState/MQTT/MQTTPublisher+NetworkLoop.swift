@@ -1,5 +1,7 @@
 import CMosquitto
 import Foundation
+import LocationState
+import LocationStores
 
 /// The network loop, on a thread of its own: libmosquitto's steps around a `poll` of
 /// the broker's socket and a wake-up pipe.
@@ -7,7 +9,7 @@ extension MQTTPublisher {
     /// The loop thread: connects, runs libmosquitto's loop, and after an error
     /// waits (1 s doubling to 30 s) and connects again, until `stop`. The delay starts
     /// over only after a connection that proved itself (``proven``).
-    func runLoop() {
+    package func runLoop() {
         guard let client else { return }
         loopThread.withLock { $0 = pthread_self() }
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
@@ -110,12 +112,12 @@ extension MQTTPublisher {
     /// A publish is written at once as a rule; what libmosquitto could only queue, the
     /// loop writes: woken for it, unless this is the loop thread itself (in a callback),
     /// which looks after every read anyway.
-    func wakeLoopIfQueued(_ client: OpaquePointer) {
+    package func wakeLoopIfQueued(_ client: OpaquePointer) {
         if !onLoopThread, mosquitto_want_write(client) { wakeLoop() }
     }
 
     /// Wakes the loop thread out of its `poll` (or its backoff); any thread.
-    func wakeLoop() {
+    package func wakeLoop() {
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)  // a full pipe already wakes it
     }
@@ -131,5 +133,5 @@ extension MQTTPublisher {
         if poll(&descriptor, 1, milliseconds) > 0 { drainWakePipe() }
     }
 
-    static func describe(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
+    package static func describe(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
 }

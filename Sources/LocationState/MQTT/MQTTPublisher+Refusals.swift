@@ -8,14 +8,14 @@ import Foundation
 extension MQTTPublisher {
     /// Whether libmosquitto refused a message for what it is (its topic or payload), so
     /// that sending it again can never work, rather than for the connection.
-    static func refusesForGood(_ rc: Int32) -> Bool {
+    package static func refusesForGood(_ rc: Int32) -> Bool {
         [MOSQ_ERR_INVAL, MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_MALFORMED_UTF8, MOSQ_ERR_OVERSIZE_PACKET]
             .map(\.rawValue).contains(rc)
     }
 
     /// Drops a stored message libmosquitto will never send, so that it does not hold up
     /// the ones after it; the first of an episode is logged, every one counted in `dropped`.
-    func refuse(_ message: MQTTOutbox.Message, _ rc: Int32) {
+    package func refuse(_ message: MQTTOutbox.Message, _ rc: Int32) {
         refused += 1
         acknowledged.append(message.id)
         lastHandedOver = message.id
@@ -33,13 +33,13 @@ extension MQTTPublisher {
 
     /// A message was handed to libmosquitto: when none was waiting for its PUBACK, the
     /// broker's time to acknowledge starts now.
-    func noteHandedOver() {
+    package func noteHandedOver() {
         if unacknowledged == 0 { lastProgress = DispatchTime.now().uptimeNanoseconds }
         scheduleStallCheck()
     }
 
     /// A PUBACK came: the broker is acknowledging (again).
-    func noteAcknowledged() {
+    package func noteAcknowledged() {
         lastProgress = DispatchTime.now().uptimeNanoseconds
         guard stalled else { return }
         stalled = false
@@ -48,7 +48,7 @@ extension MQTTPublisher {
     }
 
     /// The connection ended: a stall ends with it (the outage is logged instead).
-    func clearStall() {
+    package func clearStall() {
         stalled = false
     }
 
@@ -82,7 +82,7 @@ extension MQTTPublisher {
     /// closes with unread bytes resets the connection, and the PUBACK it sent just before
     /// for the message ahead of the refused one can be lost with it, so that message is
     /// the oldest in flight at one loss and acknowledged at the next.
-    func suspectLoss() {
+    package func suspectLoss() {
         let ids = Set(inFlight.values)
         guard !ids.isEmpty else { return }
         suspects = ids.reduce(into: [:]) { counts, id in counts[id] = (suspects[id] ?? 0) + 1 }

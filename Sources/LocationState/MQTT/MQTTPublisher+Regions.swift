@@ -1,11 +1,14 @@
 import Foundation
+import LocationFormats
+import LocationRegions
+import LocationState
 
 /// Region events and the regions. On ``queue``.
 extension MQTTPublisher {
     /// A region event (not retained: an event, not a state): as a REGION line on the region
     /// topic and, when OwnTracks messages are on, as an OwnTracks `transition` on the
     /// OwnTracks base's `/event`.
-    func publish(transition event: RegionEvent, circular: Bool, at now: Date = Date()) {
+    package func publish(transition event: RegionEvent, circular: Bool, at now: Date = Date()) {
         var line: [UInt8] = []
         event.appendJSON(to: &line)
         enqueue(topic: topics.region, payload: line, retain: false, at: now)
@@ -36,7 +39,7 @@ extension MQTTPublisher {
     /// `/waypoints` when OwnTracks messages are on, so that the OwnTracks Recorder and apps
     /// know the regions transitions name; a polygon region has no waypoint (its
     /// transitions still go out, with `t` `l`).
-    func publish(waypoints regions: RegionSet, at now: Date = Date()) {
+    package func publish(waypoints regions: RegionSet, at now: Date = Date()) {
         guard configuration.publishesOwnTracks else { return }
         let waypoints: [OwnTracksWaypoints.Waypoint] = regions.regions.compactMap { region in
             guard case .circle(let lat, let lon, let radius) = region.geometry else { return nil }

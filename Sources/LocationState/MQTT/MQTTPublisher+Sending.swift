@@ -1,6 +1,7 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import LocationState
 
 /// Sending: straight to the broker while it keeps up, else through the outbox. On ``queue``.
 extension MQTTPublisher {
@@ -10,7 +11,7 @@ extension MQTTPublisher {
     /// is published at once if the broker is connected and nothing waits before it
     /// (order is kept; it is lost if the connection drops before its PUBACK); otherwise
     /// it is dropped and counted. Messages already stored are kept and sent as usual.
-    func enqueue(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) {
+    package func enqueue(topic: String, payload: [UInt8], retain: Bool, at now: Date = Date()) {
         let entry = MQTTOutbox.Entry(topic: topic, payload: payload, retain: retain, createdAt: now)
         if sendDirectly(entry) { return }
         do {
@@ -71,7 +72,7 @@ extension MQTTPublisher {
 
     /// When the connection is gone: what was sent directly and not acknowledged goes to
     /// the outbox, to be sent again; what cannot be stored (a full disk) is counted lost.
-    func storeDirectOrCountLost() {
+    package func storeDirectOrCountLost() {
         do {
             try storeDirect()
         } catch {
@@ -117,7 +118,7 @@ extension MQTTPublisher {
     }
 
     /// One line while writing the outbox fails, not one a fix.
-    func storageFailed(_ error: LocationError) {
+    package func storageFailed(_ error: LocationError) {
         guard !storageFailing else { return }
         storageFailing = true
         logger.error(
@@ -126,7 +127,7 @@ extension MQTTPublisher {
     }
 
     /// Hands the oldest messages not yet handed over to libmosquitto while connected.
-    func pump() {
+    package func pump() {
         guard connected, let client else { return }
         var handedAll = false
         defer { updateSteady(handedAll: handedAll) }
@@ -175,7 +176,7 @@ extension MQTTPublisher {
         steady.withLock { $0 = calm }
     }
 
-    func updateSnapshot() {
+    package func updateSnapshot() {
         let snapshot = Snapshot(
             connected: connected, queued: outbox.count - acknowledged.count + direct.count,
             dropped: outbox.dropped + unstored + refused, stalled: stalled)

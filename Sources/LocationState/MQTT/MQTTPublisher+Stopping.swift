@@ -1,11 +1,12 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import LocationState
 
 /// Draining and stopping.
 extension MQTTPublisher {
     /// Waits until the outbox is empty (every message acknowledged) or `grace` is over.
-    func drain(grace: Duration) async {
+    package func drain(grace: Duration) async {
         await withCheckedContinuation { done in
             queue.async {
                 self.drainOver = false
@@ -43,7 +44,7 @@ extension MQTTPublisher {
 
     /// Disconnects cleanly (the broker then does not send the last will) and ends the
     /// loop thread; what was not acknowledged stays in the outbox for the next start.
-    func stop() {
+    package func stop() {
         stopping.withLock { $0 = true }
         guard let client else { return }
         _ = mosquitto_disconnect(client)

@@ -1,4 +1,6 @@
 import Foundation
+import LocationState
+import LocationTimeline
 
 /// Motion, stays and trips over MQTT (docs/mqtt.md): the motion retained on
 /// `LOCATIOND_TOPIC/motion`, each stay and trip as it closes on `/timeline`, today's distance
@@ -8,7 +10,7 @@ extension MQTTPublisher {
     /// A new motion: retained on the motion topic when it is another motion (a stop at
     /// another place, not a moved centroid); at a stop, the latest fix goes out once,
     /// whatever the policy, unless it was the last one published. On ``queue``.
-    func publish(motion new: Motion, at now: Date = Date()) {
+    package func publish(motion new: Motion, at now: Date = Date()) {
         let old = motion
         motion = new
         guard old.map({ !Self.isSameMotion($0, new) }) ?? true else { return }
@@ -19,7 +21,7 @@ extension MQTTPublisher {
     }
 
     /// A stay or trip that closed, or a stay dropped, on the timeline topic (not retained: an event). On ``queue``.
-    func publish(timeline event: TimelineEvent, at now: Date = Date()) {
+    package func publish(timeline event: TimelineEvent, at now: Date = Date()) {
         switch event {
         case .motion: return
         case .stayClosed, .tripClosed, .stayDropped:
@@ -29,7 +31,7 @@ extension MQTTPublisher {
 
     /// Today's distance (`{"day":"2026-11-25","distance":1234.5}`, metres), retained on the
     /// distance topic. On ``queue``.
-    func publish(distance: DayDistance, at now: Date = Date()) {
+    package func publish(distance: DayDistance, at now: Date = Date()) {
         distanceDayEnd = distance.end
         struct Payload: Encodable {
             let day: String

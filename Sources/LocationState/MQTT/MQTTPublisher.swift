@@ -1,6 +1,10 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import LocationFormats
+import LocationState
+import LocationStores
+import LocationTimeline
 import Logging
 
 /// Sends the outbox to an MQTT broker through libmosquitto: QoS 1, oldest first, at
@@ -37,24 +41,24 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     /// The serial queue all the publisher's state lives on.
-    let queue: DispatchQueue
-    let configuration: MQTTConfiguration
-    let logger: Logger
-    let outbox: MQTTOutbox
+    package let queue: DispatchQueue
+    package let configuration: MQTTConfiguration
+    package let logger: Logger
+    package let outbox: MQTTOutbox
     /// Worked out once: the default topics name the user, a password database lookup.
-    let topics: MQTTTopics
-    let trackerID: String
+    package let topics: MQTTTopics
+    package let trackerID: String
     private let password: String?
     /// libmosquitto's client; created in `start`, destroyed in `stop` (after its thread ended).
-    var client: OpaquePointer?
-    var connected = false
-    var outageReported = false
+    package var client: OpaquePointer?
+    package var connected = false
+    package var outageReported = false
     /// Connections the broker accepted, counted so that a check meant for one skips a later one.
-    var connections = 0
+    package var connections = 0
     /// Message id (libmosquitto's `mid`) -> outbox row.
-    var inFlight: [Int32: Int64] = [:]
+    package var inFlight: [Int32: Int64] = [:]
     /// A message sent without being stored, waiting for its PUBACK.
-    struct Direct {
+    package struct Direct {
         var mid: Int32
         var entry: MQTTOutbox.Entry
         /// When it was sent (`DispatchTime` uptime nanoseconds).
@@ -62,75 +66,75 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
     /// The messages sent without being stored and not yet acknowledged, oldest first;
     /// all newer than every stored message.
-    var direct: [Direct] = []
+    package var direct: [Direct] = []
     /// Messages handed to libmosquitto and not yet acknowledged, stored or not.
-    var unacknowledged: Int { inFlight.count + direct.count }
-    var storeCheckScheduled = false
+    package var unacknowledged: Int { inFlight.count + direct.count }
+    package var storeCheckScheduled = false
     /// How long a message sent straight to the broker may wait for its PUBACK before it
     /// is stored (nanoseconds); more than ``acknowledgementPause``, so that a broker that
     /// keeps up never has one stored.
-    static let storeDelay: UInt64 = 1_000_000_000
+    package static let storeDelay: UInt64 = 1_000_000_000
     /// The newest outbox row handed to libmosquitto on this connection.
-    var lastHandedOver: Int64?
-    var acknowledged: [Int64] = []
-    var removalScheduled = false
+    package var lastHandedOver: Int64?
+    package var acknowledged: [Int64] = []
+    package var removalScheduled = false
     /// Whether writing the outbox fails (a full disk); logged once per episode.
-    var storageFailing = false
+    package var storageFailing = false
     /// Messages that could not be stored and were not sent directly.
-    var unstored = 0
+    package var unstored = 0
     /// Messages libmosquitto refused to send (a topic or payload it cannot encode), dropped.
-    var refused = 0
+    package var refused = 0
     /// When the broker last made progress: a PUBACK, or a message handed over while none
     /// was unacknowledged (`DispatchTime` uptime nanoseconds).
-    var lastProgress: UInt64 = 0
-    var stallCheckScheduled = false
+    package var lastProgress: UInt64 = 0
+    package var stallCheckScheduled = false
     /// Whether the broker has not acknowledged anything for ``acknowledgementTimeout``; logged once.
-    var stalled = false
+    package var stalled = false
     /// The messages in flight when the last connection ended, each with how many
     /// connections in a row ended with it unacknowledged (see `suspectLoss`).
-    var suspects: [Int64: Int] = [:]
+    package var suspects: [Int64: Int] = [:]
     /// Connections lost in a row with a message in flight, after which the oldest such
     /// message is taken for the cause and dropped.
-    static let lossesBeforeDropping = 3
-    var drained: [CheckedContinuation<Void, Never>] = []
+    package static let lossesBeforeDropping = 3
+    package var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
-    var drainOver = false
+    package var drainOver = false
     /// The last fix published and when (for the publishing policy); see `MQTTPublisher+OwnTracks`.
-    var lastPublished: (fix: Location, at: Date)?
+    package var lastPublished: (fix: Location, at: Date)?
     /// The last status name published.
-    var lastStatus: String?
+    package var lastStatus: String?
     /// The device's motion, once the daemon tracks it (nil: not tracked); see `MQTTPublisher+Timeline`.
-    var motion: Motion?
+    package var motion: Motion?
     /// The newest fix seen, published or not: what goes out at a stop.
-    var latestFix: Location?
+    package var latestFix: Location?
     /// When the day of the last "distance today" published ends.
-    var distanceDayEnd: Date?
-    let stopping = Locked(false)
+    package var distanceDayEnd: Date?
+    package let stopping = Locked(false)
     /// Set by the connect callback (on the loop thread) when the broker accepted us.
-    let wasConnected = Locked(false)
+    package let wasConnected = Locked(false)
     /// Set on `queue` when the current connection proved itself: a PUBACK came, or it
     /// lived ``stableConnection``. One the broker ends before is a failure for the backoff.
-    let proven = Locked(false)
+    package let proven = Locked(false)
     /// How long a connection must live, without a PUBACK, to count as working: a broker
     /// that accepts and hangs up at once is an outage, not a stream of recoveries.
-    static let stableConnection: Duration = .seconds(10)
+    package static let stableConnection: Duration = .seconds(10)
     /// How long a connected broker may leave every waiting message without a PUBACK before
     /// the publisher says so (log, `?STATUS;`): one keepalive period, 10 s at least; a
     /// broker that answers pings but acknowledges nothing is dropping what it gets.
-    var acknowledgementTimeout: UInt64 { UInt64(max(configuration.keepAliveSeconds, 10)) * 1_000_000_000 }
+    package var acknowledgementTimeout: UInt64 { UInt64(max(configuration.keepAliveSeconds, 10)) * 1_000_000_000 }
     /// Whether the publisher is keeping up: connected, every stored message handed
     /// over, few in flight, nobody draining. Set on `queue` by `pump`; the loop
     /// thread then pauses between reads (see ``acknowledgementPause``).
-    let steady = Locked(false)
+    package let steady = Locked(false)
     /// How long the loop thread waits after a read while ``steady`` (milliseconds), so
     /// that it reads PUBACKs in batches; publishing never waits for it, and a wake-up ends it.
-    static let acknowledgementPause: Int32 = 500
+    package static let acknowledgementPause: Int32 = 500
     /// The wake-up pipe's ends (read, write), non-blocking; see `wakeLoop`.
-    var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    package var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     /// The loop thread, once it runs.
-    let loopThread = Locked<pthread_t?>(nil)
-    let loopEnded = DispatchSemaphore(value: 0)
-    let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
+    package let loopThread = Locked<pthread_t?>(nil)
+    package let loopEnded = DispatchSemaphore(value: 0)
+    package let state = Locked(Snapshot(connected: false, queued: 0, dropped: 0))
 
     /// Loads libmosquitto, opens the outbox in `directory` and reads the password file.
     ///
@@ -170,7 +174,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     public var snapshot: Snapshot { state.withLock { $0 } }
 
     /// Creates the client and starts connecting, in the background.
-    func start() throws(LocationError) {
+    package func start() throws(LocationError) {
         _ = mosquitto_lib_init()
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let client = mosquitto_new(configuration.resolvedClientID, true, context) else {
@@ -194,7 +198,7 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     /// Sets the client's last will, login, TLS and callbacks: at the start, and again
     /// after each reset of libmosquitto's state (`MQTTPublisher+NetworkLoop`).
-    func configure(_ client: OpaquePointer) throws(LocationError) {
+    package func configure(_ client: OpaquePointer) throws(LocationError) {
         _ = MQTTStatusMessage.lastWill.withUnsafeBytes { bytes in
             mosquitto_will_set(client, topics.status, Int32(bytes.count), bytes.baseAddress, 1, true)
         }

@@ -1,4 +1,6 @@
 import Foundation
+import LocationState
+import LocationTimeline
 
 /// Which fixes go out over MQTT: OwnTracks' move mode, and a heartbeat while still.
 ///
@@ -61,7 +63,7 @@ public struct MQTTPublishingPolicy: Sendable, Equatable {
 
     /// Whether `fix` is still: a receiver speed below ``stillSpeed``, within
     /// ``stillDistance`` of `last`. A fix without a speed is never still.
-    func isStill(_ fix: Location, after last: Location) -> Bool {
+    package func isStill(_ fix: Location, after last: Location) -> Bool {
         guard let speed = fix.speed, speed.isFinite, speed < Self.stillSpeed,
             let moved = Self.distance(fix, last)
         else { return false }

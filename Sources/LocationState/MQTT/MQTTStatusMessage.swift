@@ -1,4 +1,6 @@
 import Foundation
+import LocationProviders
+import LocationState
 
 /// What locationd says about itself on its status topic (``MQTTTopics/status``, retained):
 /// the `?STATUS;` state on each change of its name, `stopped` at a clean stop, and the
@@ -11,19 +13,19 @@ import Foundation
 /// keepalive periods). A reader takes the retained location as current only while the
 /// state is `live`; Home Assistant's entities are unavailable while it is `stopped` or
 /// `offline`.
-enum MQTTStatusMessage {
+package enum MQTTStatusMessage {
     /// The status line for `status`, which changed at `time`.
-    static func payload(_ status: ProviderStatus, at time: Date) -> [UInt8] {
+    package static func payload(_ status: ProviderStatus, at time: Date) -> [UInt8] {
         var out: [UInt8] = []
         status.appendJSON(at: time, to: &out)
         return out
     }
 
     /// The line of a clean stop at `time`.
-    static func stopped(at time: Date) -> [UInt8] {
+    package static func stopped(at time: Date) -> [UInt8] {
         Array(#"{"class":"STATUS","time":"\#(UTCCalendar.iso8601(time))","state":"stopped"}"#.utf8)
     }
 
     /// The last will: no time, since it is set when connecting and sent long after.
-    static let lastWill = Array(#"{"class":"STATUS","state":"offline"}"#.utf8)
+    package static let lastWill = Array(#"{"class":"STATUS","state":"offline"}"#.utf8)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The topics locationd publishes to (docs/mqtt.md), worked out once from the settings.
 ///
@@ -47,7 +48,7 @@ extension MQTTConfiguration {
 
     /// Every topic the publisher may publish to, each with the settings part that makes it
     /// (for an error); each must fit MQTT's limit. A new kind of message adds its topic here.
-    var publishedTopics: [(topic: String, part: SettingOrigins.Part)] {
+    package var publishedTopics: [(topic: String, part: SettingOrigins.Part)] {
         let topics = topics
         let ownTracksPart: SettingOrigins.Part = topic == nil ? .user : .ownTracksTopic
         let locationdPart: SettingOrigins.Part = locationdTopic == nil ? .user : .locationdTopic
@@ -62,7 +63,7 @@ extension MQTTConfiguration {
     /// sent, and would hold up every message after it. The error names the setting that
     /// made the topic, and where it was set (`origin`, that of the setting applied last,
     /// when it was not set).
-    func checkPublishedTopics(origin current: String) throws(LocationError) {
+    package func checkPublishedTopics(origin current: String) throws(LocationError) {
         let topics = topics
         // The default bases hold the Unix user, which no setting checked.
         try Self.checkTopic(

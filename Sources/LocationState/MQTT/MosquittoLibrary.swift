@@ -1,4 +1,6 @@
 import CMosquitto
+import LocationState
+import LocationStores
 
 /// libmosquitto, loaded at run time when MQTT is configured, never linked.
 ///
@@ -6,15 +8,15 @@ import CMosquitto
 /// as they are mapped; a daemon without MQTT should not pay that. So `CMosquitto` opens
 /// the library with `dlopen` on the first ``load(soname:)`` and forwards the
 /// `mosquitto_*` calls to it.
-enum MosquittoLibrary {
+package enum MosquittoLibrary {
     /// The library's soname: libmosquitto 1.6 and 2.x (Debian's `libmosquitto1`).
-    static let soname = "libmosquitto.so.1"
+    package static let soname = "libmosquitto.so.1"
 
     /// Loads the library, once for the process; a call after a success only checks that
     /// `soname` opens.
     ///
     /// - Throws: `LocationError.unavailable` (exit status 69) when it cannot be loaded.
-    static func load(soname: String = soname) throws(LocationError) {
+    package static func load(soname: String = soname) throws(LocationError) {
         var reason = [CChar](repeating: 0, count: 512)
         guard locationd_mosquitto_load(soname, &reason, reason.count) == 0 else {
             let detail = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -1,9 +1,9 @@
 /// Where the settings that make MQTT topics came from (`FILE:LINE`, `$VARIABLE`, `--flag`),
 /// kept for error messages only: two configurations with the same values are equal
 /// wherever their values came from.
-struct SettingOrigins: Sendable, Equatable {
+package struct SettingOrigins: Sendable, Equatable {
     /// What a topic is made of.
-    enum Part: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         /// USER, in the default base topics.
         case user
         case ownTracksTopic
@@ -25,10 +25,10 @@ struct SettingOrigins: Sendable, Equatable {
     private var origins: [Part: (origin: String, setting: String)] = [:]
 
     /// Notes that `setting`, at `origin`, set `part`.
-    mutating func note(_ part: Part, _ origin: String, setting: String) { origins[part] = (origin, setting) }
+    package mutating func note(_ part: Part, _ origin: String, setting: String) { origins[part] = (origin, setting) }
 
     /// Where `part` was set and by which setting, if it was.
-    subscript(part: Part) -> (origin: String, setting: String)? { origins[part] }
+    package subscript(part: Part) -> (origin: String, setting: String)? { origins[part] }
 
-    static func == (_: Self, _: Self) -> Bool { true }
+    package static func == (_: Self, _: Self) -> Bool { true }
 }

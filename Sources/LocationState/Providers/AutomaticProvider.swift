@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Logging
 
 /// `--source auto`: gpsd when it delivers, the simulator when it cannot.

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Turns the reports of the current fix (several per epoch from some receivers through
 /// gpsd) into one fix per epoch, as soon as the epoch is complete.

@@ -1,4 +1,6 @@
 import Foundation
+import LocationFormats
+import LocationState
 import Logging
 
 /// Live fixes from gpsd, read through libgps on a thread of its own.
@@ -63,7 +65,7 @@ public struct GPSDProvider: LocationProvider {
     }
 
     /// A provider that opens its sessions through `connector` (scripted sessions in tests).
-    init(
+    package init(
         host: String, port: Int, backoff: Backoff, pollInterval: Duration, greetingTimeout: Duration,
         logger: Logger, connector: GPSDConnector
     ) {

@@ -1,8 +1,10 @@
+import LocationFormats
+
 /// One open connection to gpsd, watching in JSON mode.
 ///
 /// - Important: a session is used by one thread only (the provider's reader
 ///   thread) and is not `Sendable`.
-protocol GPSDSession: AnyObject {
+package protocol GPSDSession: AnyObject {
     /// Waits up to `timeout` for input; true when ``read()`` has something to read
     /// (a report, or the end of the connection).
     func waitForInput(timeout: Duration) -> Bool
@@ -17,20 +19,28 @@ protocol GPSDSession: AnyObject {
 }
 
 extension GPSDSession {
-    func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
+    package func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
         guard waitForInput(timeout: timeout) else { return nil }
         return try read()
     }
 }
 
 /// Why a gpsd connection could not be opened or ended; `reason` is one sentence for the log.
-struct GPSDConnectionError: Error, Sendable, Hashable {
-    var reason: String
+package struct GPSDConnectionError: Error, Sendable, Hashable {
+    package var reason: String
+
+    package init(reason: String) { self.reason = reason }
 }
 
 /// Opens gpsd sessions: libgps in the daemon, scripted sessions in unit tests.
-struct GPSDConnector: Sendable {
+package struct GPSDConnector: Sendable {
     /// Connects to gpsd at `host`:`port` and asks it to stream JSON reports.
     /// Blocks while the host name is resolved and the TCP connection is made.
-    var connect: @Sendable (_ host: String, _ port: Int) throws(GPSDConnectionError) -> any GPSDSession
+    package var connect: @Sendable (_ host: String, _ port: Int) throws(GPSDConnectionError) -> any GPSDSession
+
+    package init(
+        connect: @escaping @Sendable (_ host: String, _ port: Int) throws(GPSDConnectionError) -> any GPSDSession
+    ) {
+        self.connect = connect
+    }
 }

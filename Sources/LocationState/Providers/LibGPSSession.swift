@@ -1,12 +1,14 @@
 import CGPS
 import Foundation
+import LocationFormats
+import LocationState
 
 /// A gpsd session over libgps: `gps_open`, `gps_stream(WATCH_ENABLE | WATCH_JSON)`,
 /// `gps_waiting`, `gps_read`, `gps_close`.
 ///
 /// - Important: owned and used by exactly one thread (``GPSDSession``'s rule);
 ///   the `gps_data_t` it points to is never shared.
-final class LibGPSSession: GPSDSession {
+package final class LibGPSSession: GPSDSession {
     /// Size of the buffer `gps_read` copies each JSON line into (gpsd's
     /// GPS_JSON_RESPONSE_MAX is 4096 bytes).
     private static let messageCapacity = 4096 + 1
@@ -33,7 +35,7 @@ final class LibGPSSession: GPSDSession {
     /// The socket gets a receive timeout of `readTimeout`: libgps's `gps_read`
     /// blocks in `recv` while a line is incomplete, and a peer that stops in the
     /// middle of a line must not hold the reader thread forever.
-    static func connect(host: String, port: Int, readTimeout: Duration) throws(GPSDConnectionError) -> LibGPSSession {
+    package static func connect(host: String, port: Int, readTimeout: Duration) throws(GPSDConnectionError) -> LibGPSSession {
         guard let data = locd_gps_data_new() else {
             throw GPSDConnectionError(reason: "out of memory for the libgps session")
         }
@@ -73,7 +75,7 @@ final class LibGPSSession: GPSDSession {
     /// clients is being refused, and a reconnect to gpsd at that moment would
     /// crash it. False when no descriptor below the limit is free: the caller
     /// gives up this attempt, and the next one comes after the backoff.
-    static func moveBelowSelectLimit(_ data: UnsafeMutablePointer<gps_data_t>) -> Bool {
+    package static func moveBelowSelectLimit(_ data: UnsafeMutablePointer<gps_data_t>) -> Bool {
         let descriptor = locd_fd(data)
         let limit = locd_select_limit()
         guard descriptor >= limit else { return true }
@@ -93,10 +95,10 @@ final class LibGPSSession: GPSDSession {
     /// silence, every `interval` seconds, `probes` times, and unacknowledged data
     /// gives up after the same time. The read then fails and the provider reconnects,
     /// about 25 s after the peer went, not after the two hours of the system default.
-    static let keepAlive = (idle: Int32(10), interval: Int32(5), probes: Int32(3))
+    package static let keepAlive = (idle: Int32(10), interval: Int32(5), probes: Int32(3))
 
     /// The session's socket.
-    var descriptor: Int32 { locd_fd(data) }
+    package var descriptor: Int32 { locd_fd(data) }
 
     private static func enableKeepAlive(_ descriptor: Int32) {
         func set(_ level: Int32, _ option: Int32, _ value: Int32) {
@@ -112,19 +114,19 @@ final class LibGPSSession: GPSDSession {
         set(tcp, TCP_USER_TIMEOUT, milliseconds)
     }
 
-    func waitForInput(timeout: Duration) -> Bool {
+    package func waitForInput(timeout: Duration) -> Bool {
         gps_waiting(data, Int32(clamping: timeout.microseconds))
     }
 
     /// With a `timeout` no shorter than the socket's, `gps_read` alone: it takes a line
     /// libgps already holds, else blocks in `recv` for at most the socket's timeout. No
     /// `select` before each report (`gps_waiting`), one system call a fix fewer.
-    func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
+    package func next(timeout: Duration) throws(GPSDConnectionError) -> GPSDMessage? {
         if timeout < readTimeout, !waitForInput(timeout: timeout) { return nil }
         return try read()
     }
 
-    func read() throws(GPSDConnectionError) -> GPSDMessage? {
+    package func read() throws(GPSDConnectionError) -> GPSDMessage? {
         message[0] = 0
         // Older libgps leaves errno as it was when the peer closes (recv gives 0): a stale
         // EAGAIN from a read that timed out must not make the end look like a late line.
@@ -154,14 +156,14 @@ final class LibGPSSession: GPSDSession {
     /// `line` without the whitespace JSON allows around a value (space, tab, CR, LF),
     /// byte by byte: Foundation's `trimmingCharacters(in:)`, and even the standard
     /// library's `Character.isWhitespace`, cost more than reading the report.
-    static func trimmed(_ line: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+    package static func trimmed(_ line: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) })
         else { return line[line.startIndex..<line.startIndex] }
         return line[first...last]
     }
 
-    func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         gps_close(data)
@@ -226,7 +228,7 @@ final class LibGPSSession: GPSDSession {
 
 extension GPSDConnector {
     /// The real thing: libgps over TCP; `readTimeout` bounds each blocking read.
-    static func libgps(readTimeout: Duration) -> GPSDConnector {
+    package static func libgps(readTimeout: Duration) -> GPSDConnector {
         GPSDConnector { host, port throws(GPSDConnectionError) in
             try LibGPSSession.connect(host: host, port: port, readTimeout: readTimeout)
         }
@@ -235,7 +237,7 @@ extension GPSDConnector {
 
 extension timeval {
     /// A timeval of `duration`, for socket options.
-    init(duration: Duration) {
+    package init(duration: Duration) {
         let microseconds = duration.microseconds
         self.init(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Logging
 
 /// Feeds `deviceLocation` and the provider status from a provider's events and a freshness timer.

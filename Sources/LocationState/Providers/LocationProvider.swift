@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// What a source of fixes reports, in the order it happened.
 public enum ProviderEvent: Sendable, Hashable {

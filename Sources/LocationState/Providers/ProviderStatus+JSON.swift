@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 extension ProviderStatus {
     /// The status as a line of a replay's JSON output (no newline), in the style of the

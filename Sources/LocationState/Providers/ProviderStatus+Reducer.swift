@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Logging
 
 extension ProviderStatus {

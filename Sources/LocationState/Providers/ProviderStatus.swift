@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// What the location source is doing: one value, never a contradictory mix of flags.
 ///

@@ -1,3 +1,5 @@
+import LocationState
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,25 +12,25 @@
 ///
 /// Opening fails with ``LocationError`` (`fileNotFound`, `fileUnreadable`) for a
 /// missing file, a directory or a file without read permission.
-final class ReplayFile {
+package final class ReplayFile {
     /// Bytes per `read` call.
-    static let chunkSize = 1 << 20
+    package static let chunkSize = 1 << 20
 
-    let path: String
+    package let path: String
     /// The size at open time, bytes (0 for pipes and devices).
-    let size: Int64
+    package let size: Int64
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawBufferPointer
     /// Whether the next chunk is the file's first, whose magic number is checked.
     private var atStart = true
 
     /// The magic numbers of compressed files, which would otherwise replay as garbage.
-    static let compressors: [(magic: [UInt8], name: String)] = [
+    package static let compressors: [(magic: [UInt8], name: String)] = [
         ([0x1F, 0x8B], "gzip"), ([0x42, 0x5A, 0x68], "bzip2"), ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz"),
         ([0x28, 0xB5, 0x2F, 0xFD], "zstd"),
     ]
 
-    init(path: String) throws(LocationError) {
+    package init(path: String) throws(LocationError) {
         self.path = path
         let (descriptor, info) = try SystemCall.openForReading(path)
         if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -48,7 +50,7 @@ final class ReplayFile {
     /// Reads the next chunk into the shared buffer and passes it to `body`; false at end of file.
     ///
     /// - Throws: `compressed` (exit 65) when the file starts with a compressor's magic number.
-    func next(_ body: (UnsafeRawBufferPointer) -> Void) throws(LocationError) -> Bool {
+    package func next(_ body: (UnsafeRawBufferPointer) -> Void) throws(LocationError) -> Bool {
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
@@ -68,7 +70,7 @@ final class ReplayFile {
     }
 
     /// Starts over from the first byte (for `--loop`).
-    func rewind() throws(LocationError) {
+    package func rewind() throws(LocationError) {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw .fileUnreadable(path: path, reason: "cannot seek back to the start to loop")
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocationState
 import Logging
 
 /// The path replayed events take: the daemon's ``LocationCoordinator``, on the track's own

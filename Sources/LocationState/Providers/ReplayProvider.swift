@@ -1,4 +1,6 @@
 import Foundation
+import LocationFormats
+import LocationState
 
 /// Replays a recorded track file (NMEA, gpsd JSON or GPX) as a ``LocationProvider``.
 ///
@@ -105,7 +107,7 @@ public struct ReplayProvider: LocationProvider {
     /// A fix dated before the one before, or more than ``longestWait`` after it, is not
     /// waited for: the pacing starts over from it. A gap of days replayed in real time would
     /// stall the replay for days, and a misdated fix (a year 2099 amid today's) for good.
-    struct Pacer {
+    package struct Pacer {
         /// The longest gap between two fixes that is waited for, seconds of track time.
         static let longestWait = 86_400.0
 

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Synthetic fixes along a ``SimulatedRoute``, one per `interval`, for machines without a GPS.
 ///

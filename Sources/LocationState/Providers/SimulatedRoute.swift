@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// A deterministic synthetic drive: the same seed and settings give the same fixes.
 ///
@@ -9,7 +10,7 @@ import Foundation
 /// marked `source: .simulated` and gpsd `status` 8 (simulated).
 public struct SimulatedRoute: Sendable {
     /// Largest sideways acceleration in a turn, m/s² (a calm driver).
-    static let maximumLateralAcceleration = 2.5
+    package static let maximumLateralAcceleration = 2.5
 
     /// Time between fixes.
     public let interval: Duration
@@ -131,12 +132,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A double in `range`, from the top 53 bits.
-    mutating func uniform(in range: Range<Double>) -> Double {
+    public mutating func uniform(in range: Range<Double>) -> Double {
         range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
     }
 
     /// A standard normal variate (Box–Muller).
-    mutating func normal() -> Double {
+    public mutating func normal() -> Double {
         let u1 = max(uniform(in: 0..<1), .leastNormalMagnitude)
         let u2 = uniform(in: 0..<1)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 import Synchronization
 
 /// A clock that reads a replayed track's own time: it stands still between records and
@@ -25,7 +26,7 @@ public final class TrackClock: Clock, Sendable {
 
     /// The longest step forward taken at once (about 31 years): a corrupt time further
     /// ahead moves the clock this far, so that its instants stay representable.
-    static let longestStep = 1e9
+    package static let longestStep = 1e9
 
     /// The instant, nanoseconds of track time since the clock was made. Only ``advance(to:)``
     /// writes it (one thread, the replay's); read without a lock by ``now``, once per fix.

@@ -1,3 +1,5 @@
+import LocationFormats
+
 /// Reads the regions of a GeoJSON FeatureCollection (RFC 7946) as it streams by.
 ///
 /// Each feature is a region: a `Point` with `properties.radius` (metres) is a circle,
@@ -6,13 +8,13 @@
 /// members and properties are skipped without being kept, so memory is bounded by
 /// the vertices, which are counted as they are read: past ``maximumVertices`` in the
 /// file, reading stops with an error.
-struct GeoJSONRegionParser: ~Copyable {
+package struct GeoJSONRegionParser: ~Copyable {
     /// Most vertices (positions) in one region file.
-    static let maximumVertices = 1_000_000
+    package static let maximumVertices = 1_000_000
     /// Largest circle radius, metres: beyond it a region is not a place.
-    static let maximumRadius = 1_000_000.0
+    package static let maximumRadius = 1_000_000.0
     /// Deepest nesting of coordinate arrays (a MultiPolygon needs 4).
-    static let maximumCoordinateDepth = 6
+    package static let maximumCoordinateDepth = 6
 
     private var reader: GeoJSONByteReader
     private var vertices = 0
@@ -24,7 +26,7 @@ struct GeoJSONRegionParser: ~Copyable {
     private var featureName: String?
     private var featureID: RegionID?
 
-    init(reader: consuming GeoJSONByteReader) {
+    package init(reader: consuming GeoJSONByteReader) {
         self.reader = reader
     }
 
@@ -37,7 +39,7 @@ struct GeoJSONRegionParser: ~Copyable {
     }
 
     /// Reads the whole file; throws the first problem, prefixed with the feature it is in.
-    mutating func regions() throws(RegionFileProblem) -> [Region] {
+    package mutating func regions() throws(RegionFileProblem) -> [Region] {
         var regions: [Region] = []
         var firstFeatureWithID: [RegionID: (number: Int, name: String)] = [:]
         var type: String?

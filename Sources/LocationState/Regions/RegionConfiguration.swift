@@ -1,3 +1,5 @@
+import LocationState
+
 /// The settings of region monitoring, from `locationd run`'s flags and configuration file.
 ///
 /// Keys (the daemon configuration delegates them here):

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 extension RegionEvent: JSONLine {
     /// The event as a line of locationd's protocol (no newline):

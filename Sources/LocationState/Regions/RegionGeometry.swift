@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The shape of a ``Region``: a circle on the sphere, or polygons (with holes) in GeoJSON's plane of degrees.
 public enum RegionGeometry: Sendable {
@@ -64,7 +65,7 @@ public enum RegionGeometry: Sendable {
     }
 
     /// Vertices stored for the region (1 for a circle).
-    var vertexCount: Int {
+    package var vertexCount: Int {
         switch self {
         case .circle: 1
         case .polygons(let shapes): shapes.reduce(0) { $0 + $1.polygon.vertexCount }

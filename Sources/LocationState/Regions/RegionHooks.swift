@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocationState
 import Logging
 
 #if canImport(Glibc)

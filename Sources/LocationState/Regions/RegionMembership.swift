@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// The region membership reducer: a pure function of (previous state, fix, regions, now).
 ///

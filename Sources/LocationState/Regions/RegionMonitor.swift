@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocationState
 import Logging
 
 /// The derived state "regionMembership": which regions the device is in, kept up to

@@ -1,6 +1,9 @@
+import LocationFormats
+import LocationState
+
 /// One polygon of a region with its holes, made from GeoJSON rings and checked (closed, simple).
 public struct RegionPolygonShape: Sendable {
-    let polygon: RegionPolygon
+    package let polygon: RegionPolygon
 
     /// A polygon from GeoJSON rings (`[lon, lat]` positions, interleaved; the first
     /// ring is the outer one, the others holes).
@@ -15,7 +18,7 @@ public struct RegionPolygonShape: Sendable {
         }
     }
 
-    init(ringSlices: [ArraySlice<Double>]) throws(RegionFileProblem) {
+    package init(ringSlices: [ArraySlice<Double>]) throws(RegionFileProblem) {
         guard let first = ringSlices.first else { throw RegionFileProblem("a polygon has no rings") }
         let outer = try RegionRing(positions: first)
         var holes: [RegionRing] = []

@@ -1,7 +1,9 @@
+import LocationFormats
+
 extension RegionRing {
     /// Most segment pairs the self-intersection check compares in one ring before it
     /// gives up: ordinary rings, even of a million vertices, need a small fraction.
-    static let comparisonBudget = 200_000_000
+    package static let comparisonBudget = 200_000_000
 
     /// Throws when two of the ring's own edges cross or touch, other than neighbours at
     /// their shared vertex.
@@ -11,7 +13,7 @@ extension RegionRing {
     /// latitude. O(n log n) for the rings regions are made of; a pathological ring
     /// whose edges all overlap in longitude is refused once ``comparisonBudget``
     /// comparisons are spent, rather than checked for minutes.
-    func checkSimple() throws(RegionFileProblem) {
+    package func checkSimple() throws(RegionFileProblem) {
         let edges = realEdges
         let closed = !isPolarCap
         var westOf = [Double](repeating: 0, count: edges)

@@ -1,4 +1,6 @@
 import Foundation
+import LocationFormats
+import LocationState
 
 /// One closed ring of a polygon, in a plane of latitude and longitude degrees, as
 /// RFC 7946 draws a GeoJSON edge: a straight line between two positions.
@@ -8,22 +10,22 @@ import Foundation
 /// halves. A ring whose unwrapped longitudes end 360° from where they began goes
 /// around a pole: it is closed through that pole (the pole of its hemisphere), and
 /// the closing edges are not part of its boundary.
-struct RegionRing: Sendable {
+package struct RegionRing: Sendable {
     /// Unwrapped longitudes, closed (the last equals the first).
-    let lons: [Double]
+    package let lons: [Double]
     /// Latitudes, closed.
-    let lats: [Double]
+    package let lats: [Double]
     /// The edges `0..<realEdges` are the ring's own; later ones close a polar cap.
-    let realEdges: Int
-    let minLat: Double
-    let maxLat: Double
-    let minLon: Double
-    let maxLon: Double
+    package let realEdges: Int
+    package let minLat: Double
+    package let maxLat: Double
+    package let minLon: Double
+    package let maxLon: Double
 
     /// Makes a ring from GeoJSON positions; throws a one-sentence problem.
     ///
     /// - Parameter positions: longitudes and latitudes, interleaved, as in the file.
-    init(positions: ArraySlice<Double>) throws(RegionFileProblem) {
+    package init(positions: ArraySlice<Double>) throws(RegionFileProblem) {
         let count = positions.count / 2
         guard count >= 4 else {
             throw RegionFileProblem("a ring needs at least 4 positions (the first repeated last), it has \(count)")
@@ -82,10 +84,10 @@ struct RegionRing: Sendable {
     }
 
     /// Whether the ring goes around a pole.
-    var isPolarCap: Bool { realEdges < lons.count - 1 }
+    package var isPolarCap: Bool { realEdges < lons.count - 1 }
 
     /// The same ring moved by whole turns of longitude.
-    func shifted(byTurns turns: Double) -> RegionRing {
+    package func shifted(byTurns turns: Double) -> RegionRing {
         guard turns != 0 else { return self }
         return RegionRing(moving: self, by: turns * 360)
     }
@@ -102,7 +104,7 @@ struct RegionRing: Sendable {
 
     /// `lon` moved by whole turns to lie in `minLon ..< minLon + 360`.
     @inline(__always)
-    func frame(_ lon: Double) -> Double {
+    package func frame(_ lon: Double) -> Double {
         var x = lon
         while x < minLon { x += 360 }
         while x >= minLon + 360 { x -= 360 }
@@ -110,7 +112,7 @@ struct RegionRing: Sendable {
     }
 
     /// Even-odd test of a point in this ring's frame (`x` from ``frame(_:)``).
-    func contains(x: Double, y: Double) -> Bool {
+    package func contains(x: Double, y: Double) -> Bool {
         guard y >= minLat, y <= maxLat, x <= maxLon else { return false }
         // The pole of a polar cap lies on its closing edges; it belongs to the cap.
         if isPolarCap, abs(y) == 90, y == lats[lats.count - 2] { return true }
@@ -139,7 +141,7 @@ struct RegionRing: Sendable {
     /// Accurate to a fraction of a percent over the few hundred metres that matter
     /// for hysteresis; near a pole, distances across meridians come out short, which
     /// only makes a leave there wait a little longer.
-    func distance(lat: Double, lon: Double) -> Double {
+    package func distance(lat: Double, lon: Double) -> Double {
         var x = lon
         let center = (minLon + maxLon) / 2
         while x < center - 180 { x += 360 }

@@ -1,4 +1,6 @@
 import Foundation
+import LocationFormats
+import LocationState
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import LocationState
+
 /// The regions locationd watches, indexed for the membership update of every fix.
 ///
 /// Identifiers are unique. Finding the regions that contain a point costs a query of
@@ -56,7 +58,7 @@ public struct RegionSet: Sendable {
     }
 
     /// The positions in ``regions`` of the regions that contain the point, ascending.
-    func indices(containing lat: Double, _ lon: Double) -> [Int] {
+    package func indices(containing lat: Double, _ lon: Double) -> [Int] {
         var found: [Int] = []
         tree.forEach(containing: lat, lon) { index in
             if regions[index].geometry.contains(lat: lat, lon: lon) { found.append(index) }
@@ -69,7 +71,7 @@ public struct RegionSet: Sendable {
     }
 
     /// The position in ``regions`` of the region with this identifier.
-    func index(of id: RegionID) -> Int? { indexByID[id] }
+    package func index(of id: RegionID) -> Int? { indexByID[id] }
 
     public var count: Int { regions.count }
     public var isEmpty: Bool { regions.isEmpty }

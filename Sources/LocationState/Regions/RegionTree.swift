@@ -1,3 +1,5 @@
+import LocationState
+
 /// A static R-tree over boxes, packed once with Sort-Tile-Recursive (STR), for "which
 /// boxes contain this point" in O(log n) plus the answers.
 ///
@@ -5,9 +7,9 @@
 /// covers ``fanout`` consecutive nodes of level k, so children need no pointers.
 /// Boxes live in flat arrays of coordinates (struct of arrays), which keeps a query's
 /// memory reads few and close together.
-struct RegionTree: Sendable {
+package struct RegionTree: Sendable {
     /// Children per node.
-    static let fanout = 16
+    package static let fanout = 16
 
     /// Every level's boxes, bottom up, one after the other: minLat, minLon, maxLat,
     /// maxLon of each node, four in a row.
@@ -18,7 +20,7 @@ struct RegionTree: Sendable {
     private let payloads: [Int32]
 
     /// Packs `boxes`, each with its payload (an index into the caller's array).
-    init(_ entries: [(box: GeoBox, payload: Int)]) {
+    package init(_ entries: [(box: GeoBox, payload: Int)]) {
         let fanout = RegionTree.fanout
         // STR: sort by longitude centre, cut into vertical slices of about
         // sqrt(n / fanout) nodes, sort each slice by latitude centre.
@@ -76,7 +78,7 @@ struct RegionTree: Sendable {
 
     /// Calls `body` with the payload of every box that contains the point.
     @inline(__always)
-    func forEach(containing lat: Double, _ lon: Double, _ body: (Int) -> Void) {
+    package func forEach(containing lat: Double, _ lon: Double, _ body: (Int) -> Void) {
         guard !payloads.isEmpty else { return }
         let fanout = RegionTree.fanout
         let levels = levelStart.count - 1
@@ -120,5 +122,5 @@ struct RegionTree: Sendable {
     }
 
     /// Boxes indexed.
-    var count: Int { payloads.count }
+    package var count: Int { payloads.count }
 }

@@ -21,9 +21,9 @@ import Dispatch
 public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sendable {
     // `@unchecked` only because the superclass is not final; the stored properties
     // added here are `let`s of `Sendable` types (see `State`).
-    @usableFromInline let subscriptions = Locked<[Subscription<Value>]>([])
+    @usableFromInline package let subscriptions = Locked<[Subscription<Value>]>([])
     /// Boxes of recent changes, dropped on the modifying thread (see `RetiredChanges`).
-    @usableFromInline let retired = Locked(RetiredChanges<Value>())
+    @usableFromInline package let retired = Locked(RetiredChanges<Value>())
 
     deinit {
         for subscription in subscriptions.withLock({ $0 }) {
@@ -126,16 +126,16 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
 
     /// How many attachments are live (released weak listeners are counted until
     /// their next delivery finds them gone).
-    var listenerCount: Int {
+    package var listenerCount: Int {
         subscriptions.withLock { $0.count }
     }
 
-    func remove(_ subscription: Subscription<Value>) {
+    package func remove(_ subscription: Subscription<Value>) {
         subscriptions.withLock { $0.removeAll { $0 === subscription } }
     }
 
     @usableFromInline
-    func attach(_ subscription: Subscription<Value>, sendingCurrentValue: Bool) {
+    package func attach(_ subscription: Subscription<Value>, sendingCurrentValue: Bool) {
         withCurrentValue { value in
             subscriptions.withLock { $0.append(subscription) }
             if sendingCurrentValue {
@@ -145,7 +145,7 @@ public final class MonitoredState<Value: Sendable>: State<Value>, @unchecked Sen
     }
 
     @usableFromInline
-    func makeQueue() -> DispatchQueue {
+    package func makeQueue() -> DispatchQueue {
         DispatchQueue(label: "locationd.state.\(key).listener")
     }
 }

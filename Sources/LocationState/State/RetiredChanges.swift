@@ -7,20 +7,20 @@ import Dispatch
 /// Outside a burst (changes more than `Subscription.burstGapNanoseconds` apart) it
 /// keeps only the newest box. A listener that still holds a box simply frees it later.
 @usableFromInline
-struct RetiredChanges<Value: Sendable>: Sendable {
+package struct RetiredChanges<Value: Sendable>: Sendable {
     /// Changes kept in a burst: more than a listener's usual backlog of batches.
-    @usableFromInline static var capacity: Int { 4096 }
+    @usableFromInline package static var capacity: Int { 4096 }
 
-    @usableFromInline var boxes: [StateChange<Value>.Values?] = []
-    @usableFromInline var next = 0
-    @usableFromInline var lastNanoseconds: UInt64 = 0
+    @usableFromInline package var boxes: [StateChange<Value>.Values?] = []
+    @usableFromInline package var next = 0
+    @usableFromInline package var lastNanoseconds: UInt64 = 0
 
-    @usableFromInline init() {}
+    @usableFromInline package init() {}
 
     /// Keeps `change`'s box, dropping the one kept `capacity` changes ago, or all
     /// of them when the burst is over; `now` is `DispatchTime`'s uptime.
     @inlinable
-    mutating func keep(_ change: StateChange<Value>, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    package mutating func keep(_ change: StateChange<Value>, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         defer { lastNanoseconds = now }
         if now &- lastNanoseconds > Subscription<Value>.burstGapNanoseconds {
             if boxes.count == 1 {

@@ -12,7 +12,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
 
     /// The name of the state, unique among the states that are persisted together.
     public let key: String
-    @usableFromInline let storage: Locked<Value>
+    @usableFromInline package let storage: Locked<Value>
 
     /// Creates a state holding `initialValue`.
     public init(key: String, initialValue: Value) {
@@ -66,7 +66,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
     /// the old value moves out of the storage instead of being copied, and is dropped
     /// after ``didModify(from:to:)``: one copy of the value less per change.
     @inlinable
-    func replace(with newValue: Value) {
+    package func replace(with newValue: Value) {
         storage.withLock { value in
             var old = newValue
             swap(&value, &old)
@@ -77,7 +77,7 @@ public class State<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with the current value while the state's lock is held, so that
     /// no modification happens meanwhile; subclasses use it to attach listeners.
     @usableFromInline
-    func withCurrentValue<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
+    package func withCurrentValue<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         try storage.withLock { try body($0) }
     }
 }

@@ -10,7 +10,7 @@
 /// The two values live in one shared, immutable box, so that handing a change to
 /// every listener's buffer copies a reference, not the values.
 public struct StateChange<Value: Sendable>: Sendable {
-    @usableFromInline let values: Values
+    @usableFromInline package let values: Values
 
     /// The value before the change.
     @inlinable public var old: Value { values.old }
@@ -24,7 +24,7 @@ public struct StateChange<Value: Sendable>: Sendable {
 
     /// The storage shared by all copies of a change.
     @usableFromInline
-    final class Values: Sendable {
+    package final class Values: Sendable {
         @usableFromInline let old: Value
         @usableFromInline let new: Value
 

@@ -15,7 +15,7 @@ public struct StateChanges<Value: Sendable>: AsyncSequence, Sendable {
 
     private let handle: Handle
 
-    init(_ subscription: Subscription<Value>) {
+    package init(_ subscription: Subscription<Value>) {
         handle = Handle(subscription)
     }
 

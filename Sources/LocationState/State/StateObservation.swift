@@ -9,7 +9,7 @@ public final class StateObservation: Sendable {
     private let onCancel: @Sendable () -> Void
 
     @usableFromInline
-    init(onCancel: @escaping @Sendable () -> Void) {
+    package init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
     }
 

@@ -25,12 +25,12 @@ import Synchronization
 /// The delivery path is `@inlinable` so that a client module specializes it for its
 /// `Value`, rather than looking up generic metadata at every step.
 @usableFromInline
-final class Subscription<Value: Sendable>: Sendable {
-    @usableFromInline typealias Waiter = CheckedContinuation<[StateChange<Value>], Never>
+package final class Subscription<Value: Sendable>: Sendable {
+    @usableFromInline package typealias Waiter = CheckedContinuation<[StateChange<Value>], Never>
 
     /// How the buffered changes are consumed.
     @usableFromInline
-    enum Consumer: Sendable {
+    package enum Consumer: Sendable {
         /// Pushed by drain jobs on the queue. Each batch asks `receiver` once for
         /// the function that takes its changes; `nil` means the receiver is gone
         /// (a released weak listener), which cancels.
@@ -40,7 +40,7 @@ final class Subscription<Value: Sendable>: Sendable {
     }
 
     @usableFromInline
-    struct Buffer: Sendable {
+    package struct Buffer: Sendable {
         @usableFromInline var pending: [StateChange<Value>] = []
         /// An empty array with capacity, swapped with `pending` by the drain job
         /// so that steady traffic reuses two allocations.
@@ -89,36 +89,36 @@ final class Subscription<Value: Sendable>: Sendable {
     /// Changes that reach an idle subscription within this time of its last drain
     /// job ending count as a burst: at 1 ms, a 10 Hz receiver never makes one, a
     /// replay at full speed always does.
-    @usableFromInline static var burstGapNanoseconds: UInt64 { 1_000_000 }
+    @usableFromInline package static var burstGapNanoseconds: UInt64 { 1_000_000 }
 
     /// How long a drain job in a burst sleeps after delivering a small batch (see
     /// ``lingerBelowBatchCount``): the most a change waits in a burst.
-    @usableFromInline static var lingerNanoseconds: Int { 50_000 }
+    @usableFromInline package static var lingerNanoseconds: Int { 50_000 }
 
     /// A batch smaller than this, in a burst, means the listener keeps up with the
     /// changes: taking them as they come would contend with `modify` for the
     /// buffer's lock on every change, so the job sleeps first and takes more at once.
-    @usableFromInline static var lingerBelowBatchCount: Int { 64 }
+    @usableFromInline package static var lingerBelowBatchCount: Int { 64 }
 
     /// How many batches a drain job delivers before it schedules its successor,
     /// so that other work on a shared queue gets its turn during a long burst.
-    @usableFromInline static var batchesPerJob: Int { 64 }
+    @usableFromInline package static var batchesPerJob: Int { 64 }
 
-    @usableFromInline let policy: DeliveryPolicy
+    @usableFromInline package let policy: DeliveryPolicy
     /// The listener object this subscription delivers to, for `removeListener`.
-    @usableFromInline let listenerID: ObjectIdentifier?
-    @usableFromInline let consumer: Consumer
+    @usableFromInline package let listenerID: ObjectIdentifier?
+    @usableFromInline package let consumer: Consumer
     /// The queue of a `.queue` consumer, kept apart so that `enqueue` need not copy
     /// the enum, nor retain the queue unless it schedules a drain job.
-    @usableFromInline let queue: DispatchQueue?
+    @usableFromInline package let queue: DispatchQueue?
     /// Which changes `modify` hands over (`nil`: all); see ``MonitoredState/observe(on:policy:sendingCurrentValue:filter:_:)``.
-    @usableFromInline let filter: (@Sendable (StateChange<Value>) -> Bool)?
-    @usableFromInline let buffer = Locked(Buffer())
-    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline package let filter: (@Sendable (StateChange<Value>) -> Bool)?
+    @usableFromInline package let buffer = Locked(Buffer())
+    @usableFromInline package let cancelled = Atomic<Bool>(false)
     private weak let owner: MonitoredState<Value>?
 
     @usableFromInline
-    init(
+    package init(
         owner: MonitoredState<Value>, policy: DeliveryPolicy, consumer: Consumer,
         listenerID: ObjectIdentifier? = nil, filter: (@Sendable (StateChange<Value>) -> Bool)? = nil
     ) {
@@ -137,7 +137,7 @@ final class Subscription<Value: Sendable>: Sendable {
     /// `batch` as the listener receives it: with ``DeliveryPolicy/latest``, the
     /// first pending change and the newest (see `Buffer.append`) merged into one.
     @inlinable
-    func coalesce(_ batch: inout [StateChange<Value>]) {
+    package func coalesce(_ batch: inout [StateChange<Value>]) {
         guard policy == .latest, batch.count == 2 else { return }
         let merged = StateChange(old: batch[0].old, new: batch[1].new)
         batch.removeLast()
@@ -146,7 +146,7 @@ final class Subscription<Value: Sendable>: Sendable {
 
     /// `batch` coalesced, for a stream.
     @usableFromInline
-    func coalesced(_ batch: [StateChange<Value>]) -> [StateChange<Value>] {
+    package func coalesced(_ batch: [StateChange<Value>]) -> [StateChange<Value>] {
         var batch = batch
         coalesce(&batch)
         return batch
@@ -155,7 +155,7 @@ final class Subscription<Value: Sendable>: Sendable {
     /// Buffers `change` according to the policy and wakes the consumer; never blocks
     /// on the consumer.
     @inlinable
-    func enqueue(_ change: StateChange<Value>) {
+    package func enqueue(_ change: StateChange<Value>) {
         guard queue != nil else { return enqueueForStream(change) }
         let schedule = buffer.withLock { buffer -> Bool in
             guard !buffer.finished else { return false }
@@ -171,7 +171,7 @@ final class Subscription<Value: Sendable>: Sendable {
 
     /// `enqueue` for a stream: hands the buffer to a waiting iterator, if any.
     @usableFromInline
-    func enqueueForStream(_ change: StateChange<Value>) {
+    package func enqueueForStream(_ change: StateChange<Value>) {
         let wake = buffer.withLock { buffer -> (Waiter, [StateChange<Value>])? in
             guard !buffer.finished else { return nil }
             buffer.append(change, policy: policy)
@@ -188,7 +188,7 @@ final class Subscription<Value: Sendable>: Sendable {
     ///
     /// - Parameter continuingBurst: the job that scheduled this one was in a burst.
     @inlinable
-    func drain(continuingBurst: Bool) {
+    package func drain(continuingBurst: Bool) {
         guard case .queue(let queue, let receiver) = consumer else { return }
         var idleSince: UInt64 = 0
         var batch = buffer.withLock { buffer in
@@ -220,7 +220,7 @@ final class Subscription<Value: Sendable>: Sendable {
     /// ``lingerNanoseconds`` if `lingering`; returns false, having ended the job
     /// (`drainScheduled` cleared), if there are none.
     @inlinable
-    func takeNextBatch(into batch: inout [StateChange<Value>], lingering: Bool) -> Bool {
+    package func takeNextBatch(into batch: inout [StateChange<Value>], lingering: Bool) -> Bool {
         if lingering {
             sleep(nanoseconds: Self.lingerNanoseconds)
         }
@@ -236,7 +236,7 @@ final class Subscription<Value: Sendable>: Sendable {
 
     /// The changes buffered so far, waiting for at least one; empty once the
     /// subscription is finished and drained, or when the calling task is cancelled.
-    func nextBatch(isolation: isolated (any Actor)? = #isolation) async -> [StateChange<Value>] {
+    package func nextBatch(isolation: isolated (any Actor)? = #isolation) async -> [StateChange<Value>] {
         await withTaskCancellationHandler {
             await withCheckedContinuation(isolation: isolation) { continuation in
                 let ready = buffer.withLock { buffer -> [StateChange<Value>]? in
@@ -257,7 +257,7 @@ final class Subscription<Value: Sendable>: Sendable {
     /// Stops all delivery: drops what is buffered, ends the stream, and detaches
     /// from the state. Idempotent; safe from any thread, including from a delivery.
     @usableFromInline
-    func cancel() {
+    package func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let waiter = buffer.withLock { buffer in
             buffer.finished = true
@@ -271,7 +271,7 @@ final class Subscription<Value: Sendable>: Sendable {
 
     /// Marks the end of changes because the state is gone: what is buffered is
     /// still delivered, then a stream ends.
-    func finish() {
+    package func finish() {
         let wake = buffer.withLock { buffer -> (Waiter, [StateChange<Value>])? in
             buffer.finished = true
             guard let waiter = buffer.waiter else { return nil }
@@ -286,7 +286,7 @@ final class Subscription<Value: Sendable>: Sendable {
 
 /// Blocks the calling thread for about `nanoseconds` (less than a second).
 @usableFromInline
-func sleep(nanoseconds: Int) {
+package func sleep(nanoseconds: Int) {
     var interval = timespec(tv_sec: 0, tv_nsec: nanoseconds)
     nanosleep(&interval, nil)
 }

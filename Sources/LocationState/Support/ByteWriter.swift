@@ -4,39 +4,39 @@ import Foundation
 ///
 /// - Important: the caller guarantees capacity: every method writes at most the bytes
 ///   its documentation states (``decimal(_:decimals:)`` at most 32).
-struct ByteWriter {
+package struct ByteWriter {
     /// Where the next byte goes.
-    private(set) var cursor: UnsafeMutablePointer<UInt8>
+    package private(set) var cursor: UnsafeMutablePointer<UInt8>
     private let start: UnsafeMutablePointer<UInt8>
 
-    init(_ start: UnsafeMutablePointer<UInt8>) {
+    package init(_ start: UnsafeMutablePointer<UInt8>) {
         self.start = start
         cursor = start
     }
 
     /// Bytes written so far.
-    var count: Int { cursor - start }
+    package var count: Int { cursor - start }
 
     /// The bytes written so far.
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+    package var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
     /// Writes one byte.
     @inline(__always)
-    mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         cursor.pointee = value
         cursor += 1
     }
 
     /// Writes a string literal's bytes.
     @inline(__always)
-    mutating func literal(_ text: StaticString) {
+    package mutating func literal(_ text: StaticString) {
         cursor.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
         cursor += text.utf8CodeUnitCount
     }
 
     /// Writes a byte as two upper-case hex digits.
     @inline(__always)
-    mutating func hexByte(_ value: UInt8) {
+    package mutating func hexByte(_ value: UInt8) {
         byte(ByteWriter.hexDigit(value >> 4))
         byte(ByteWriter.hexDigit(value & 0xF))
     }
@@ -47,7 +47,7 @@ struct ByteWriter {
     }
 
     /// Writes `bytes`.
-    mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         cursor.update(from: base, count: bytes.count)
         cursor += bytes.count
@@ -55,7 +55,7 @@ struct ByteWriter {
 
     /// Writes an integer in decimal, zero-padded to `width` (at most 24) digits; at most 25 bytes.
     @inline(__always)
-    mutating func integer(_ value: Int, width: Int = 1) {
+    package mutating func integer(_ value: Int, width: Int = 1) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = UInt64(value.magnitude)
         digits(magnitude, count: max(ByteWriter.digitCount(magnitude), width))
@@ -63,7 +63,7 @@ struct ByteWriter {
 
     /// Writes the lowest `count` (0...24) decimal digits of `value`, zero-padded: `count` bytes.
     @inline(__always)
-    mutating func digits(_ value: UInt64, count: Int) {
+    package mutating func digits(_ value: UInt64, count: Int) {
         let table = ByteWriter.digitPairs
         var rest = value
         var position = cursor + count
@@ -115,7 +115,7 @@ struct ByteWriter {
 
     /// How many decimal digits `value` has (1 for 0).
     @inline(__always)
-    static func digitCount(_ value: UInt64) -> Int {
+    package static func digitCount(_ value: UInt64) -> Int {
         var count = 1
         var rest = value
         while rest >= 100 {
@@ -137,7 +137,7 @@ struct ByteWriter {
     ///
     /// Rounds half away from zero the `Double` product of `value` and 10^decimals; a value
     /// whose product is 9e15 or more is written as Swift's shortest representation.
-    mutating func decimal(_ value: Double, decimals: Int) {
+    package mutating func decimal(_ value: Double, decimals: Int) {
         switch decimals {
         case 9: decimal9(value)
         case 3: decimal3(value)
@@ -199,7 +199,7 @@ struct ByteWriter {
     /// product rounded the same way, divided back (exactly the double nearest to the
     /// written decimal), zero without a sign; `value` itself where the writer writes the
     /// shortest representation.
-    static func rounded(_ value: Double, decimals: Int) -> Double {
+    package static func rounded(_ value: Double, decimals: Int) -> Double {
         let divisor = Double(powerOfTen(decimals))
         let product = abs(value) * divisor
         guard product < 9.1e15 else { return value }
@@ -217,14 +217,14 @@ struct ByteWriter {
 
     /// The earliest and latest times ``iso8601(_:)`` writes as themselves, seconds since
     /// 1970: 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, ISO 8601's four-digit years.
-    static let iso8601Range = -62_167_219_200.0...253_402_300_799.999
+    package static let iso8601Range = -62_167_219_200.0...253_402_300_799.999
 
     /// Writes `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`): 24 bytes.
     ///
     /// Total: a date outside ``iso8601Range`` (which no fix carries: the validation rejects
     /// it) is written as the nearest end of that range, and a NaN date as its start, so that
     /// the output always parses as a time.
-    mutating func iso8601(_ date: Date) {
+    package mutating func iso8601(_ date: Date) {
         let since1970 = date.timeIntervalSince1970
         let range = ByteWriter.iso8601Range
         let clamped = since1970 >= range.lowerBound ? min(since1970, range.upperBound) : range.lowerBound
@@ -255,7 +255,7 @@ struct ByteWriter {
     /// Runs `body` with a writer over a temporary buffer of `capacity` bytes, then appends what it wrote to `out`.
     ///
     /// A buffer of at most 1024 bytes is on the stack; a larger one is allocated on the heap.
-    static func append(to out: inout [UInt8], capacity: Int, _ body: (inout ByteWriter) -> Void) {
+    package static func append(to out: inout [UInt8], capacity: Int, _ body: (inout ByteWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = ByteWriter(buffer.baseAddress!)
             body(&writer)

@@ -9,14 +9,14 @@ extension Duration {
     }
 
     /// The duration in whole microseconds, rounded towards zero.
-    var microseconds: Int64 {
+    package var microseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 
     /// The duration as a Dispatch interval, to the nanosecond (rounded towards zero,
     /// and at most `Int.max` nanoseconds, about 292 years).
-    var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         let (nanoseconds, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return .nanoseconds(seconds < 0 ? .min : .max) }

@@ -9,17 +9,17 @@ public enum Geodesy {
     public static let metersPerDegree = meanRadius * Double.pi / 180
 
     /// WGS84 semi-major axis, metres.
-    static let a = 6_378_137.0
+    package static let a = 6_378_137.0
     /// WGS84 flattening.
-    static let f = 1 / 298.257_223_563
+    package static let f = 1 / 298.257_223_563
     /// WGS84 semi-minor axis, metres.
-    static let b = a * (1 - f)
+    package static let b = a * (1 - f)
 
     /// The geodesic distance between two points (Vincenty's inverse formula), metres.
     ///
     /// Falls back to a spherical great circle for nearly antipodal points, where the
     /// iteration does not converge.
-    static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         let radians = Double.pi / 180
         let l = (longitude2 - longitude1) * radians
         let u1 = atan((1 - f) * tan(latitude1 * radians))
@@ -71,7 +71,7 @@ public enum Geodesy {
     /// The haversine of the central angle between two points, from their latitudes'
     /// cosines (which a caller on the fix path keeps from one fix to the next).
     @inline(__always)
-    static func haversine(
+    package static func haversine(
         _ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, cosLatitude1: Double, cosLatitude2: Double
     ) -> Double {
         let radians = Double.pi / 180
@@ -82,7 +82,7 @@ public enum Geodesy {
 
     /// The great-circle distance for a haversine `h`, metres: `2R·asin(√h)`.
     @inline(__always)
-    static func greatCircleDistance(haversine h: Double) -> Double {
+    package static func greatCircleDistance(haversine h: Double) -> Double {
         2 * meanRadius * asin(min(1, h.squareRoot()))
     }
 }

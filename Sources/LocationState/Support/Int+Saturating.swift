@@ -2,7 +2,7 @@ extension Int {
     /// `value` rounded toward zero, clamped to `Int`'s range, 0 for NaN: `Int(_:)` traps
     /// on a value it cannot represent, and numbers read from outside can be any double.
     @inline(__always)
-    init(saturating value: Double) {
+    package init(saturating value: Double) {
         if value.isNaN {
             self = 0
         } else if value >= 0x1p63 {

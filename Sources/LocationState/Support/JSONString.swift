@@ -3,7 +3,7 @@ extension ByteWriter {
     /// Writes `text` as a JSON string literal, quotes included: `"` and `\` escaped with
     /// a backslash, `\n`, `\r` and `\t` as such, other control characters as `\u00XX`,
     /// everything else as its UTF-8 bytes. At most 2 + 6 × `text.utf8.count` bytes.
-    mutating func jsonString(_ text: String) {
+    package mutating func jsonString(_ text: String) {
         byte(UInt8(ascii: "\""))
         for unit in text.utf8 {
             switch unit {

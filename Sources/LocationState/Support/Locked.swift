@@ -19,8 +19,8 @@
 /// As with `Mutex`, the value may be of a non-`Sendable` type: it enters with
 /// `sending`, and leaves only as a `sending` result of `withLock`.
 public final class Locked<Value> {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline let value: UnsafeMutablePointer<Value>
+    @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline package let value: UnsafeMutablePointer<Value>
 
     public init(_ initialValue: sending Value) {
         value = UnsafeMutablePointer.allocate(capacity: 1)

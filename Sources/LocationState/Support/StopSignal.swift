@@ -5,19 +5,21 @@ import Foundation
 /// Set from a task's cancellation handler, read by a provider's reader thread.
 /// `@unchecked Sendable` is safe: `stopped` is only read or written while holding
 /// `condition`'s lock.
-final class StopSignal: @unchecked Sendable {
+package final class StopSignal: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false
 
+    package init() {}
+
     /// Whether ``stop()`` was called.
-    var isStopped: Bool {
+    package var isStopped: Bool {
         condition.lock()
         defer { condition.unlock() }
         return stopped
     }
 
     /// Raises the flag and wakes any ``wait(for:)``.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopped = true
         condition.broadcast()
@@ -27,7 +29,7 @@ final class StopSignal: @unchecked Sendable {
     /// Blocks the calling thread for `duration` or until ``stop()``; returns
     /// whether the flag is raised.
     @discardableResult
-    func wait(for duration: Duration) -> Bool {
+    package func wait(for duration: Duration) -> Bool {
         let deadline = Date(timeIntervalSinceNow: duration.inSeconds)
         condition.lock()
         defer { condition.unlock() }

@@ -12,16 +12,16 @@
 /// - Important: ``group(_:besides:)`` walks the user database with `getpwent`, which is not
 ///   reentrant: call it from one thread at a time (locationd reads its secrets at start and
 ///   on reload, on one thread).
-enum SystemAccounts {
+package enum SystemAccounts {
     /// The name of user `uid`, or the number when it has none.
-    static func userName(_ uid: uid_t) -> String {
+    package static func userName(_ uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "\(uid)" }
         return String(cString: name)
     }
 
     /// Group `gid`'s name (or number) and its users other than `user`: those it lists and
     /// those whose primary group it is.
-    static func group(_ gid: gid_t, besides user: String) -> (name: String, others: [String]) {
+    package static func group(_ gid: gid_t, besides user: String) -> (name: String, others: [String]) {
         guard let entry = getgrgid(gid), let groupName = entry.pointee.gr_name else { return ("\(gid)", []) }
         let name = String(cString: groupName)
         var members: Set<String> = []

@@ -31,7 +31,7 @@ public enum SystemCall {
     ///
     /// - Throws: `fileNotFound` when it does not exist, else `fileUnreadable` with the
     ///   system's reason; the descriptor is closed on every error.
-    static func openForReading(_ path: String, flags: Int32 = 0) throws(LocationError) -> (
+    package static func openForReading(_ path: String, flags: Int32 = 0) throws(LocationError) -> (
         descriptor: Int32, info: stat
     ) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)

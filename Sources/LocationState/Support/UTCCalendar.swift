@@ -4,7 +4,7 @@ import Foundation
 /// allocation-free), and locationd's one ISO 8601 format: UTC, milliseconds, `Z`.
 public enum UTCCalendar {
     /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -15,7 +15,7 @@ public enum UTCCalendar {
     }
 
     /// The civil date of a count of days since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -28,7 +28,7 @@ public enum UTCCalendar {
     }
 
     /// Appends `date` as ISO 8601 UTC with milliseconds (`2024-05-01T12:00:00.250Z`), truncating below 1 ms.
-    static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+    package static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
         ByteWriter.append(to: &out, capacity: 40) { $0.iso8601(date) }
     }
 
@@ -105,7 +105,7 @@ public enum UTCCalendar {
 
 extension Int {
     /// The non-negative remainder of division by `divisor`.
-    func mod(_ divisor: Int) -> Int {
+    package func mod(_ divisor: Int) -> Int {
         let remainder = self % divisor
         return remainder < 0 ? remainder + divisor : remainder
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// Where `tiles`, `timeline` and `export` take what they print: from a running daemon, which may
 /// read a data directory this user cannot, else from the data directory's files.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import LocationStores
 
 /// `locationd export DAY` or `locationd export --from DATE --to DATE`: the recorded
 /// tracks as GPX 1.1, the very bytes `GET /api/v1/tracks/DAY.gpx` and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationFormats
 import LocationState
 
 /// `locationd last`: where am I, and how fresh is that?

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// A fix as `locationd last` reports it: the fix, how old it is, and whether it is current.
 struct LastFixAnswer {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationRegions
 import LocationState
 
 /// `locationd regions`: the regions, and which the device is in now.

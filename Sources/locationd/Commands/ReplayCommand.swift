@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import LocationFormats
+import LocationProviders
+import LocationRegions
 import LocationState
 
 #if canImport(Glibc)

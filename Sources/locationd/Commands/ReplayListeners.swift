@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 import Logging
 
 /// The daemon's stores, fed by a replay (`locationd replay FILE --data-dir DIR`), so

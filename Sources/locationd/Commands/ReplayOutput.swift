@@ -1,5 +1,10 @@
 import Foundation
+import LocationFormats
+import LocationProviders
+import LocationRegions
 import LocationState
+import LocationStores
+import LocationTimeline
 
 /// How `locationd replay` prints fixes on stdout.
 enum ReplayOutputFormat: String, CaseIterable {

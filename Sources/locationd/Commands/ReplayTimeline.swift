@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTimeline
 
 /// `replay --timeline`: the replayed fixes through the motion tracker, each stay and trip
 /// it closes printed after the fix that closed it.

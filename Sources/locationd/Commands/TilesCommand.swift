@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import LocationStores
 
 /// `locationd tiles`: what the tile log holds, as a list for a tile prefetcher, CSV,
 /// GeoJSON, or statistics. Asks the running daemon (``DaemonOrFiles``), else opens the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import LocationTimeline
 
 /// `locationd timeline [DAY | --from … --to …]`: the stays and trips of a day or a range,
 /// asked of the running daemon (``DaemonOrFiles``) or read from its timeline (read only,

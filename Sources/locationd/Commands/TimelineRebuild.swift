@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationTimeline
 import Logging
 
 /// `locationd timeline --rebuild`: the recorded tracks, day by day, through the motion

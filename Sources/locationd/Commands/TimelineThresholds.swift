@@ -1,5 +1,6 @@
 import ArgumentParser
 import LocationState
+import LocationTimeline
 
 /// The thresholds' flags, for `run`, `replay --timeline` and `timeline --rebuild`: named
 /// and checked as the daemon's configuration keys.

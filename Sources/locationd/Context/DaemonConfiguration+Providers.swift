@@ -1,4 +1,5 @@
 import Foundation
+import LocationProviders
 import LocationState
 import Logging
 

@@ -1,5 +1,8 @@
 import Foundation
+import LocationMQTT
+import LocationRegions
 import LocationState
+import LocationTimeline
 import Logging
 
 /// Everything `locationd run` needs to know, from flags, the environment and the configuration file.

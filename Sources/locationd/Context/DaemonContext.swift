@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
+import LocationMQTT
+import LocationProviders
 import LocationState
+import LocationStores
+import LocationTimeline
 import Logging
 
 /// What the daemon's services read: its configuration, states, stores and counters, made

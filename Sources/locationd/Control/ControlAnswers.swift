@@ -1,5 +1,10 @@
 import Foundation
+import LocationMQTT
+import LocationProviders
+import LocationRegions
 import LocationState
+import LocationStores
+import LocationTimeline
 
 /// The JSON objects the daemon answers with, built from its states.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// A long answer (a tile list, a timeline), handed to the server a page of lines at a time.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import LocationState
+import LocationStores
+import LocationTimeline
 
 extension ControlResponder {
     /// The daemon's answers: from its current fix, its status, the fixes counted and

@@ -1,4 +1,5 @@
 import LocationState
+import LocationStores
 import Logging
 import NIOCore
 import NIOPosix

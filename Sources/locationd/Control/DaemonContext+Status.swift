@@ -1,5 +1,7 @@
 import Foundation
+import LocationProviders
 import LocationState
+import LocationStores
 
 extension DaemonContext {
     /// `?STATUS;`'s answer for `value`, with the daemon's counts, uptime and MQTT state

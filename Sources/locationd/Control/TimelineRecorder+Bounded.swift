@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTimeline
 
 extension TimelineRecorder {
     /// The stays and trips overlapping `from..<to`, as ``entries(from:to:)`` gives them, when

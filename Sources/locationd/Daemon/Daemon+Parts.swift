@@ -1,5 +1,6 @@
 import Dispatch
 import LocationState
+import LocationStores
 import Logging
 import ServiceLifecycle
 

@@ -1,5 +1,9 @@
 import Foundation
+import LocationMQTT
+import LocationProviders
 import LocationState
+import LocationStores
+import LocationTimeline
 import Logging
 import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 import Logging
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import LocationState
+
 #if canImport(Glibc)
     import Glibc
 #endif

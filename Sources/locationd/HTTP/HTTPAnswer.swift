@@ -1,5 +1,6 @@
 import Hummingbird
 import LocationState
+import LocationStores
 
 /// Responses built from text the daemon already has as bytes: JSON, GPX, CSV, HTML.
 enum HTTPAnswer {

@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationStores
 
 /// What every request passes first: its `Host` (``HTTPAllowedHosts``, 421 otherwise),
 /// the bearer token when one is configured, the size of an announced body, and

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LocationState
+import LocationTimeline
 
 /// The timeline over HTTP: `GET /api/v1/timeline` and the `motion`, `stay` and `trip`
 /// events of `/api/v1/events`.

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import LocationProviders
 import LocationState
+import LocationStores
 import NIOCore
 
 /// What the HTTP server serves: the JSON API under `/api/v1/`, the event stream and

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 extension HTTPService {
     /// The daemon's HTTP server: its answers from the daemon's context (as the control

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// The bearer token of a daemon whose control socket its group shares (`socket-mode
 /// 0660`, the packaged service): the HTTP server then asks for it on loopback too, so that

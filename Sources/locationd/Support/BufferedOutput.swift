@@ -1,4 +1,5 @@
 import LocationState
+import LocationStores
 
 /// Text for stdout, gathered in a 64 KiB buffer and written with `write(2)`: an
 /// export of any length goes out in fixed-size pieces instead of one string.

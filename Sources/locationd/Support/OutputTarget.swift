@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import LocationStores
 
 #if canImport(Glibc)
     import Glibc

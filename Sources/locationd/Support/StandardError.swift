@@ -1,4 +1,5 @@
 import LocationState
+import LocationStores
 
 /// Unbuffered, whole-line writes to stderr (the C `stderr` global is not concurrency-safe in Swift 6).
 enum StandardError {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 extension TileDatabase {
     /// The daemon's tile database in `directory`, read-only, or `nil` when the daemon has

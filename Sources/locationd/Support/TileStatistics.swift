@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// Per zoom: the tiles, visits, largest square, first and last visit; what `locationd tiles
 /// --stats` prints, `?TILESTATS;` and `GET /api/v1/tiles/stats` answer.

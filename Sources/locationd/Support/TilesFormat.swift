@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationState
+import LocationStores
 
 /// How `locationd tiles` prints the tile list.
 enum TileListFormat: String, ExpressibleByArgument, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTimeline
 
 /// How `locationd timeline` prints stays and trips: a table for people, JSON lines,
 /// GeoJSON or GPX.

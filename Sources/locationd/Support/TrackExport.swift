@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationStores
 
 /// A GPX export of the recorded tracks (`DATA/tracks/YYYY-MM-DD.nmea`): one day, or
 /// the fixes between two dates or times. `GET /api/v1/tracks/…` and `locationd export`

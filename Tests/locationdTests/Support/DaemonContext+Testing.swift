@@ -2,6 +2,8 @@ import Dispatch
 import LocationState
 import Logging
 
+import LocationProviders
+import LocationStores
 @testable import locationd
 
 extension DaemonContext {

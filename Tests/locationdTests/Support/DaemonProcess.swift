@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 @testable import locationd
@@ -102,5 +103,18 @@ final class DaemonProcess: @unchecked Sendable {
         try await waitUntil(seconds: seconds) { !process.isRunning }
         process.waitUntilExit()
         return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+}
+
+extension DaemonProcess {
+    /// The HTTP server's port, from the URL the daemon logs at start.
+    package func httpPort(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
+        let marker = "serving the page and the API at http://127.0.0.1:"
+        try await waitUntil(seconds: 20, sourceLocation: sourceLocation) { [self] in
+            stderr.contains(marker) || !process.isRunning
+        }
+        let log = stderr
+        let port = log.range(of: marker).flatMap { Int(log[$0.upperBound...].prefix(while: \.isNumber)) }
+        return try #require(port, "the daemon logged no HTTP URL: \(log)", sourceLocation: sourceLocation)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Decodes gpsd JSON reports (`gpspipe -w` output), one object per line, into fixes.
 ///

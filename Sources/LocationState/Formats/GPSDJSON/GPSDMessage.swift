@@ -1,7 +1,8 @@
 import Foundation
+import LocationState
 
 /// One report read from gpsd, reduced to what locationd uses (gpsd_json(5)).
-enum GPSDMessage: Sendable, Hashable {
+package enum GPSDMessage: Sendable, Hashable {
     /// `VERSION`, the first report of every gpsd connection.
     case version(release: String)
     /// `DEVICES`: the paths of the devices gpsd currently has.
@@ -22,7 +23,7 @@ enum GPSDMessage: Sendable, Hashable {
 
 extension GPSDMessage: CustomStringConvertible {
     /// The message as a log line names it: `a TPV report`, or the start of an unrecognized line in quotes.
-    var description: String {
+    package var description: String {
         switch self {
         case .version: "a VERSION report"
         case .devices: "a DEVICES report"
@@ -40,7 +41,7 @@ extension GPSDMessage: CustomStringConvertible {
     ///
     /// Works on the line's UTF-8 bytes, as libgps hands it over: no `String` is made
     /// for the line, and the class name is short enough to be stored inline.
-    static func className<Line: Collection<UInt8>>(ofJSON line: Line) -> String? {
+    package static func className<Line: Collection<UInt8>>(ofJSON line: Line) -> String? {
         let prefix = #"{"class":""#.utf8
         guard line.starts(with: prefix) else { return nil }
         let rest = line.dropFirst(prefix.count)
@@ -49,7 +50,7 @@ extension GPSDMessage: CustomStringConvertible {
     }
 
     /// The first characters of `text`, printable, for a log line.
-    static func excerpt(_ text: Substring, limit: Int = 60) -> String {
+    package static func excerpt(_ text: Substring, limit: Int = 60) -> String {
         let cleaned = text.prefix(limit).map { $0.isASCII && !$0.isNewline && ($0.asciiValue ?? 0) >= 0x20 ? $0 : "?" }
         return String(cleaned) + (text.count > limit ? "..." : "")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Decodes a GPX document (1.1 or 1.0), streamed in chunks, into fixes: one per track
 /// point (`trkpt`), in document order.
@@ -42,7 +43,7 @@ public struct GPXDecoder: ReplayDecoding {
     }
 
     /// Bytes handed to libxml2 at a time: the fixes they complete are emitted before the next.
-    static let sliceSize = 1 << 16
+    package static let sliceSize = 1 << 16
 
     private let shared: Shared
 

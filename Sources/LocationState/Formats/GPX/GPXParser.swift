@@ -1,15 +1,16 @@
 import CLibXML2
 import Foundation
+import LocationState
 
 /// The state of one GPX document being parsed: the libxml2 push parser's context and the
 /// SAX2 callbacks that turn track points into events.
 ///
 /// Not thread-safe; ``GPXDecoder`` keeps it behind a mutex.
-final class GPXParser {
+package final class GPXParser {
     /// The longest text of a point's field kept (a number, a time); longer is malformed.
-    static let maximumTextLength = 256
+    package static let maximumTextLength = 256
     /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// The children of a track point whose text is read.
     private enum Field {
@@ -36,7 +37,7 @@ final class GPXParser {
     /// The first bytes of the document, kept until there are four to create the context with.
     private var head: [UInt8] = []
 
-    init(source: FixSource, device: String?) {
+    package init(source: FixSource, device: String?) {
         self.source = source
         self.device = device
         text.reserveCapacity(GPXParser.maximumTextLength)
@@ -50,7 +51,7 @@ final class GPXParser {
 
     /// Parses the next bytes of the document (`terminate`: the end of it) and returns the
     /// events they completed, in order.
-    func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [FixReport] {
+    package func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> [FixReport] {
         guard statistics.stopReason == nil else { return [] }
         var remaining = bytes
         if context == nil {
@@ -134,7 +135,7 @@ final class GPXParser {
     }
 
     /// libxml2's soname (Debian's `libxml2`).
-    static let librarySoname = "libxml2.so.2"
+    package static let librarySoname = "libxml2.so.2"
 
     /// libxml2, loaded and set up once for the process before the first parser: nil, or
     /// why it cannot be loaded.
@@ -144,7 +145,7 @@ final class GPXParser {
     private static let libraryProblem: String? = loadLibrary(soname: librarySoname)
 
     /// Loads libxml2 (see `CLibXML2`): nil, or why it cannot be loaded.
-    static func loadLibrary(soname: String) -> String? {
+    package static func loadLibrary(soname: String) -> String? {
         var reason = [CChar](repeating: 0, count: 512)
         guard locationd_libxml2_load(soname, &reason, reason.count) == 0 else {
             let detail = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -1,3 +1,5 @@
+import LocationState
+
 extension Location {
     /// The namespace of Garmin's TrackPointExtension v2, where locationd writes speed and course.
     ///

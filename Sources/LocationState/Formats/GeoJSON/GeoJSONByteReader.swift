@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 #if canImport(Glibc)
     import Glibc
@@ -10,11 +11,11 @@ import Foundation
 
 /// The JSON tokens of a file, read through a 64 KiB buffer: memory stays bounded
 /// whatever the file's size, and only what the caller keeps is kept.
-struct GeoJSONByteReader: ~Copyable {
+package struct GeoJSONByteReader: ~Copyable {
     /// Longest string kept (names, identifiers, types); longer ones are refused.
-    static let maximumStringLength = 4096
+    package static let maximumStringLength = 4096
     /// Deepest nesting of arrays and objects skipped over.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     private let descriptor: Int32
     private var buffer: [UInt8]
@@ -25,13 +26,13 @@ struct GeoJSONByteReader: ~Copyable {
     private var atEnd = false
 
     /// Reads from `descriptor` (not closed here).
-    init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
         buffer = [UInt8](repeating: 0, count: 1 << 16)
     }
 
     /// Reads from bytes in memory.
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         descriptor = -1
         buffer = bytes
         end = bytes.count
@@ -39,10 +40,10 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// The offset of the next byte in the file.
-    var byteOffset: Int { offset + position }
+    package var byteOffset: Int { offset + position }
 
     /// The next byte without consuming it, or nil at the end.
-    mutating func peek() throws(RegionFileProblem) -> UInt8? {
+    package mutating func peek() throws(RegionFileProblem) -> UInt8? {
         if position == end {
             try refill()
             if position == end { return nil }
@@ -51,7 +52,7 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// The next byte that is not JSON white space, not consumed.
-    mutating func peekToken() throws(RegionFileProblem) -> UInt8? {
+    package mutating func peekToken() throws(RegionFileProblem) -> UInt8? {
         while let byte = try peek() {
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return byte }
             position += 1
@@ -61,7 +62,7 @@ struct GeoJSONByteReader: ~Copyable {
 
     /// Skips a UTF-8 byte order mark at the start of the file, which editors on Windows
     /// write and the configuration file accepts too.
-    mutating func skipByteOrderMark() throws(RegionFileProblem) {
+    package mutating func skipByteOrderMark() throws(RegionFileProblem) {
         guard byteOffset == 0, try peek() == 0xEF, end - position >= 3, buffer[position + 1] == 0xBB,
             buffer[position + 2] == 0xBF
         else { return }
@@ -69,21 +70,21 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// Consumes the next token byte, which must be `expected`.
-    mutating func expect(_ expected: UInt8) throws(RegionFileProblem) {
+    package mutating func expect(_ expected: UInt8) throws(RegionFileProblem) {
         let byte = try peekToken()
         guard byte == expected else { throw unexpected(byte, wanted: "'\(Character(UnicodeScalar(expected)))'") }
         position += 1
     }
 
     /// Consumes the next token byte if it is `byte`.
-    mutating func consume(_ byte: UInt8) throws(RegionFileProblem) -> Bool {
+    package mutating func consume(_ byte: UInt8) throws(RegionFileProblem) -> Bool {
         guard try peekToken() == byte else { return false }
         position += 1
         return true
     }
 
     /// A problem naming what was found at the current offset.
-    func unexpected(_ byte: UInt8?, wanted: String) -> RegionFileProblem {
+    package func unexpected(_ byte: UInt8?, wanted: String) -> RegionFileProblem {
         let found: String
         if let byte {
             found = byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : "byte \(byte)"
@@ -94,7 +95,7 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// Reads a string (escapes decoded); refuses one longer than ``maximumStringLength`` bytes.
-    mutating func string() throws(RegionFileProblem) -> String {
+    package mutating func string() throws(RegionFileProblem) -> String {
         try expect(UInt8(ascii: "\""))
         var bytes: [UInt8] = []
         while true {
@@ -118,7 +119,7 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// Reads a number.
-    mutating func number() throws(RegionFileProblem) -> Double {
+    package mutating func number() throws(RegionFileProblem) -> Double {
         _ = try peekToken()
         var text: [CChar] = []
         while let byte = try peek(),
@@ -150,7 +151,7 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// Skips one value of any kind, however deeply nested (up to ``maximumDepth``), keeping nothing.
-    mutating func skipValue() throws(RegionFileProblem) {
+    package mutating func skipValue() throws(RegionFileProblem) {
         var depth = 0
         repeat {
             guard let byte = try peekToken() else { throw unexpected(nil, wanted: "a value") }
@@ -181,7 +182,7 @@ struct GeoJSONByteReader: ~Copyable {
     }
 
     /// Consumes `null` if it comes next.
-    mutating func consumeNull() throws(RegionFileProblem) -> Bool {
+    package mutating func consumeNull() throws(RegionFileProblem) -> Bool {
         guard try peekToken() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true

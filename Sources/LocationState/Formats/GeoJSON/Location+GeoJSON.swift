@@ -1,3 +1,5 @@
+import LocationState
+
 extension Location {
     /// The opening of a GeoJSON FeatureCollection; features follow, separated by commas.
     public static let geoJSONHeader = #"{"type":"FeatureCollection","features":["#

@@ -1,9 +1,9 @@
 /// What is wrong with one feature of a region file, as one sentence without the
 /// file and feature (the loader adds those).
-struct RegionFileProblem: Error, Sendable {
-    let message: String
+package struct RegionFileProblem: Error, Sendable {
+    package let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }

@@ -4,11 +4,11 @@
 /// a mask with 0x80 in every byte that passes and 0 elsewhere, exactly (no carry
 /// crosses a byte), so `trailingZeroBitCount / 8` is the first match and
 /// `(63 - leadingZeroBitCount) / 8` the last.
-struct ByteWord {
+package struct ByteWord {
     /// The bytes; 0 past the end of what was read.
-    let bits: UInt64
+    package let bits: UInt64
     /// 0xFF in each byte that was read, 0 past the end.
-    let valid: UInt64
+    package let valid: UInt64
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
@@ -17,7 +17,7 @@ struct ByteWord {
     ///
     /// - Important: `offset < end <= buffer.count`.
     @inline(__always)
-    init(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) {
+    package init(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) {
         // Unchecked arithmetic and unwrap: the precondition bounds both, and this runs for every eight bytes read.
         let available = end &- offset
         if available >= 8 {
@@ -35,25 +35,25 @@ struct ByteWord {
 
     /// 0xFF in each of the first `count` (0...7) bytes.
     @inline(__always)
-    static func firstBytes(_ count: Int) -> UInt64 {
+    package static func firstBytes(_ count: Int) -> UInt64 {
         (1 << (8 * UInt64(count))) &- 1
     }
 
     /// 0x80 in each byte of `word` that is zero.
     @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
+    package static func zeroBytes(_ word: UInt64) -> UInt64 {
         ~(((word & low7) &+ low7) | word | low7)
     }
 
     /// 0x80 in each valid byte equal to `byte`.
     @inline(__always)
-    func matching(_ byte: UInt8) -> UInt64 {
+    package func matching(_ byte: UInt8) -> UInt64 {
         ByteWord.zeroBytes(bits ^ (ByteWord.ones &* UInt64(byte))) & valid
     }
 
     /// 0x80 in each valid byte outside printable ASCII (32...126).
     @inline(__always)
-    var unprintable: UInt64 {
+    package var unprintable: UInt64 {
         (ByteWord.zeroBytes(bits & 0xE0E0_E0E0_E0E0_E0E0) | bits | matching(127)) & valid & 0x8080_8080_8080_8080
     }
 }

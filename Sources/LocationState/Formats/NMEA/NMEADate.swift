@@ -1,3 +1,5 @@
+import LocationState
+
 /// A UTC calendar date as an NMEA sentence gives it (RMC `ddmmyy`, ZDA `dd,mm,yyyy`).
 ///
 /// Date rules locationd applies (see SampleTracks/README.md):

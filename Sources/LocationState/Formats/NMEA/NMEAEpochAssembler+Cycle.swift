@@ -11,7 +11,7 @@ extension NMEAEpochAssembler {
     /// is more than 0.01. As numbers, 123559.995 and 123600.000 are 41.005 apart; and
     /// at exactly 10 ms the nanoseconds lost to the truncation decide (123519.000 to
     /// .010 is one cycle, 123607.120 to .130 two, as gpsd 3.22 reports through gpsfake).
-    static func startsCycle(_ time: Int, after last: Int) -> Bool {
+    package static func startsCycle(_ time: Int, after last: Int) -> Bool {
         // As numbers, two times are at least as far apart as in milliseconds (a minute
         // boundary adds 40 s, an hour's 4040 s): most sentences need no conversion.
         let milliseconds = abs(time - last)
@@ -34,19 +34,19 @@ extension NMEAEpochAssembler {
     }
 
     /// A time of day (milliseconds) as the decimal number hhmmss.sss, in thousandths.
-    static func gpsdNumber(_ time: Int) -> Int {
+    package static func gpsdNumber(_ time: Int) -> Int {
         let seconds = time / 1000
         return ((seconds / 3600) * 10_000 + (seconds % 3600 / 60) * 100 + seconds % 60) * 1000 + time % 1000
     }
 
     /// gpsd's timespec of a time field: `DTOTS(safe_atof(field))`.
-    static func gpsdTimespec(_ time: Int) -> (seconds: Int, nanoseconds: Int) {
+    package static func gpsdTimespec(_ time: Int) -> (seconds: Int, nanoseconds: Int) {
         let value = Double(gpsdNumber(time)) / 1000
         let whole = value.rounded(.towardZero)
         return (Int(whole), Int((value - whole) * 1e9))
     }
 
-    static func fixTime(timeOfDay: Int, day: Int?, rolloverFloor: NMEADate?) -> Date? {
+    package static func fixTime(timeOfDay: Int, day: Int?, rolloverFloor: NMEADate?) -> Date? {
         guard var day else { return nil }
         if let floor = rolloverFloor?.daysSince1970, day < floor {
             let eras = (floor - day + NMEADate.daysPerRolloverEra - 1) / NMEADate.daysPerRolloverEra

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// What each sentence decides about the epoch's fix, before it is merged: gpsd's
 /// `process*` functions in driver_nmea0183.c.

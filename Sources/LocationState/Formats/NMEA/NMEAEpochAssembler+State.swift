@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 extension NMEAEpochAssembler {
     /// The merged state of the epoch in progress (gpsd's `gpsdata.fix`).

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Turns a stream of ``NMEASentence``s into one ``FixReport`` per epoch, as gpsd reports them.
 ///

@@ -2,20 +2,20 @@
 ///
 /// Field 0 is the tag (`GPGGA`). A field past the end reads as empty. Numbers are
 /// decoded straight from ASCII, without making a String per field.
-struct NMEAFields {
+package struct NMEAFields {
     /// The sentence body: the bytes after `$` and before `*`.
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// Start and end offsets of each field, interleaved.
-    let bounds: UnsafeMutableBufferPointer<Int32>
+    package let bounds: UnsafeMutableBufferPointer<Int32>
     /// How many fields, tag included.
-    let count: Int
+    package let count: Int
 
     /// The most fields a sentence may have; further fields are ignored.
-    static let capacity = 48
+    package static let capacity = 48
 
     /// The fields of `bytes` whose offsets ``NMEAParser`` found: `count` start and end
     /// pairs in `bounds` (capacity `2 * NMEAFields.capacity`).
-    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, count: Int) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>, count: Int) {
         self.bytes = bytes
         self.bounds = bounds
         self.count = count
@@ -23,23 +23,23 @@ struct NMEAFields {
 
     /// The byte range of field `index`, empty when past the end.
     @inline(__always)
-    func range(_ index: Int) -> Range<Int> {
+    package func range(_ index: Int) -> Range<Int> {
         guard index < count else { return 0..<0 }
         return Int(bounds[2 * index])..<Int(bounds[2 * index + 1])
     }
 
-    func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
+    package func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
 
     /// The first byte of field `index`, nil when the field is empty.
     @inline(__always)
-    func character(_ index: Int) -> UInt8? {
+    package func character(_ index: Int) -> UInt8? {
         let range = range(index)
         return range.isEmpty ? nil : bytes[range.lowerBound]
     }
 
     /// A non-negative decimal integer, nil when empty or not all digits.
     @inline(__always)
-    func integer(_ index: Int) -> Int? {
+    package func integer(_ index: Int) -> Int? {
         let range = range(index)
         guard !range.isEmpty, range.count <= 9 else { return nil }
         var value = 0
@@ -52,10 +52,10 @@ struct NMEAFields {
     }
 
     /// A decimal number (`-12.345`, `.5`, `7.`), nil when empty or malformed.
-    func number(_ index: Int) -> Double? { NMEAFields.number(bytes, range(index)) }
+    package func number(_ index: Int) -> Double? { NMEAFields.number(bytes, range(index)) }
 
     /// A time of day `hhmmss[.sss]` in milliseconds since midnight (fractions below 1 ms truncated).
-    func timeOfDay(_ index: Int) -> Int? {
+    package func timeOfDay(_ index: Int) -> Int? {
         let range = range(index)
         guard range.count >= 6 else { return nil }
         let start = range.lowerBound
@@ -90,7 +90,7 @@ struct NMEAFields {
     }
 
     /// A date `ddmmyy` with the two-digit year rule of ``NMEADate/year(twoDigit:)``.
-    func date(_ index: Int) -> NMEADate? {
+    package func date(_ index: Int) -> NMEADate? {
         let range = range(index)
         guard range.count == 6, let packed = integer(index) else { return nil }
         return NMEADate(year: NMEADate.year(twoDigit: packed % 100), month: packed / 100 % 100, day: packed / 10_000)
@@ -98,7 +98,7 @@ struct NMEAFields {
 
     /// A latitude `ddmm.mmm` at `index` with its hemisphere (`N`/`S`) at `index + 1`, in signed degrees.
     @inline(__always)
-    func latitude(_ index: Int) -> Double? {
+    package func latitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 90) else { return nil }
         switch character(index + 1) {
         case UInt8(ascii: "N"): return degrees
@@ -109,7 +109,7 @@ struct NMEAFields {
 
     /// A longitude `dddmm.mmm` at `index` with its hemisphere (`E`/`W`) at `index + 1`, in signed degrees.
     @inline(__always)
-    func longitude(_ index: Int) -> Double? {
+    package func longitude(_ index: Int) -> Double? {
         guard let degrees = angle(index, maximum: 180) else { return nil }
         switch character(index + 1) {
         case UInt8(ascii: "E"): return degrees
@@ -129,7 +129,7 @@ struct NMEAFields {
     }
 
     /// Parses a plain decimal number from `bytes[range]`; exact to the nearest double for up to 18 digits.
-    static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    package static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         guard !range.isEmpty else { return nil }
         var position = range.lowerBound
         var negative = false

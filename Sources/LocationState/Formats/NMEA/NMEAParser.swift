@@ -28,12 +28,12 @@ public enum NMEAParser {
     }
 
     /// The sentence types locationd decodes.
-    enum SentenceType {
+    package enum SentenceType {
         case gga, rmc, gll, gsa, gsv, vtg, gns, zda, gst, gbs, dbt
     }
 
     /// One line read as far as its fields: small, so that it is cheap to return.
-    enum Line {
+    package enum Line {
         /// A sentence of a type locationd decodes, with at least the fields that type needs:
         /// `count` is how many count (see ``NMEAParser``'s rule for a missing checksum).
         case fields(NMEAFields, SentenceType, NMEATalker, count: Int)
@@ -72,7 +72,7 @@ public enum NMEAParser {
     /// Reads the line eight bytes at a time (``ByteWord``) in one pass forward from its first
     /// `$` or `!`: finds the `*`, checks the bytes, sums them and notes the field boundaries,
     /// and starts over at each later `$` or `!`, so that the sentence is the one after the last.
-    static func read(_ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) -> Line {
+    package static func read(_ line: UnsafeBufferPointer<UInt8>, bounds: UnsafeMutableBufferPointer<Int32>) -> Line {
         // Field offsets are Int32; no line comes near that (the decoder keeps at most 512 bytes).
         precondition(line.count <= Int32.max, "line too long")
         var end = line.count
@@ -217,7 +217,7 @@ public enum NMEAParser {
 
     /// The body of a sentence of `type`; nil when its fields do not fit the type (a GSV
     /// whose field count is not a whole number of satellites).
-    static func body(_ type: SentenceType, _ fields: NMEAFields, count: Int) -> NMEASentence.Body? {
+    package static func body(_ type: SentenceType, _ fields: NMEAFields, count: Int) -> NMEASentence.Body? {
         switch type {
         case .gga: .gga(gga(fields))
         case .rmc: .rmc(rmc(fields))
@@ -238,14 +238,14 @@ public enum NMEAParser {
         return (UInt32(pointer[0]) << 16) | (UInt32(pointer[1]) << 8) | UInt32(pointer[2])
     }
 
-    static func gga(_ f: NMEAFields) -> NMEASentence.GGA {
+    package static func gga(_ f: NMEAFields) -> NMEASentence.GGA {
         NMEASentence.GGA(
             timeOfDay: f.timeOfDay(1), latitude: f.latitude(2), longitude: f.longitude(4), quality: f.integer(6),
             satellitesUsed: f.integer(7), hdop: f.number(8), altitudeMSL: f.number(9),
             geoidSeparation: f.number(11))
     }
 
-    static func rmc(_ f: NMEAFields) -> NMEASentence.RMC {
+    package static func rmc(_ f: NMEAFields) -> NMEASentence.RMC {
         var variation = f.number(10)
         if let value = variation {
             switch f.character(11) {
@@ -260,13 +260,13 @@ public enum NMEAParser {
             faaMode: f.character(12))
     }
 
-    static func gll(_ f: NMEAFields) -> NMEASentence.GLL {
+    package static func gll(_ f: NMEAFields) -> NMEASentence.GLL {
         NMEASentence.GLL(
             latitude: f.latitude(1), longitude: f.longitude(3), timeOfDay: f.timeOfDay(5), status: f.character(6),
             faaMode: f.character(7))
     }
 
-    static func gsa(_ f: NMEAFields, count: Int) -> NMEASentence.GSA {
+    package static func gsa(_ f: NMEAFields, count: Int) -> NMEASentence.GSA {
         // 12 satellite slots normally (fields 3...14, DOPs 15...17, NMEA 4.1 system ID 18);
         // longer variants (Navior-24: 24 slots) put the three DOPs right after the slots.
         let dopStart = count <= 19 ? 15 : count - 3
@@ -279,7 +279,7 @@ public enum NMEAParser {
             hdop: f.number(dopStart + 1), vdop: f.number(dopStart + 2))
     }
 
-    static func gsv(_ f: NMEAFields, count: Int) -> NMEASentence.GSV? {
+    package static func gsv(_ f: NMEAFields, count: Int) -> NMEASentence.GSV? {
         let end: Int
         switch count % 4 {
         case 0: end = count
@@ -302,20 +302,20 @@ public enum NMEAParser {
             satellites: satellites)
     }
 
-    static func vtg(_ f: NMEAFields) -> NMEASentence.VTG {
+    package static func vtg(_ f: NMEAFields) -> NMEASentence.VTG {
         NMEASentence.VTG(
             track: f.number(1), magneticTrack: f.number(3), speedKnots: f.number(5),
             speedKilometersPerHour: f.number(7), faaMode: f.character(9))
     }
 
-    static func gns(_ f: NMEAFields) -> NMEASentence.GNS {
+    package static func gns(_ f: NMEAFields) -> NMEASentence.GNS {
         NMEASentence.GNS(
             timeOfDay: f.timeOfDay(1), latitude: f.latitude(2), longitude: f.longitude(4), mode: f.character(6),
             satellitesUsed: f.integer(7), hdop: f.number(8), altitudeMSL: f.number(9), geoidSeparation: f.number(10),
             navigationalStatus: f.character(13))
     }
 
-    static func zda(_ f: NMEAFields) -> NMEASentence.ZDA {
+    package static func zda(_ f: NMEAFields) -> NMEASentence.ZDA {
         var date: NMEADate?
         if let day = f.integer(2), let month = f.integer(3), let year = f.integer(4), f.range(4).count == 4 {
             date = NMEADate(year: year, month: month, day: day)
@@ -323,11 +323,11 @@ public enum NMEAParser {
         return NMEASentence.ZDA(timeOfDay: f.timeOfDay(1), date: date)
     }
 
-    static func gbs(_ f: NMEAFields) -> NMEASentence.GBS {
+    package static func gbs(_ f: NMEAFields) -> NMEASentence.GBS {
         NMEASentence.GBS(timeOfDay: f.timeOfDay(1))
     }
 
-    static func gst(_ f: NMEAFields) -> NMEASentence.GST {
+    package static func gst(_ f: NMEAFields) -> NMEASentence.GST {
         NMEASentence.GST(
             timeOfDay: f.timeOfDay(1), rms: f.number(2), semiMajor: f.number(3), semiMinor: f.number(4),
             orientation: f.number(5), latitudeError: f.number(6), longitudeError: f.number(7),

@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// Writes fixes as NMEA 0183 sentences that ``NMEADecoder`` reads back to the same fixes.
 ///
@@ -178,7 +179,7 @@ public struct NMEAWriter: Sendable {
     }
 
     /// The GGA fix quality for a gpsd status.
-    static func quality(status: Int?) -> Int {
+    package static func quality(status: Int?) -> Int {
         switch status {
         case 2: 2
         case 3: 4

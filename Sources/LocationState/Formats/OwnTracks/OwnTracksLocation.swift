@@ -1,4 +1,5 @@
 import Foundation
+import LocationState
 
 /// A fix as an OwnTracks `_type: "location"` message, the payload Home Assistant's
 /// OwnTracks integration, the OwnTracks Recorder and Frontend read.

@@ -24,7 +24,15 @@ public struct OwnTracksTransition: Encodable, Sendable {
     /// `simulated` for an event made from a simulated fix.
     public var source: String?
 
-    enum CodingKeys: String, CodingKey {
+    public init(
+        event: String, desc: String, rid: String, wtst: Int, lat: Double, lon: Double, tst: Int, t: String,
+        tid: String, createdAt: Int, acc: Int? = nil, source: String? = nil
+    ) {
+        (self.event, self.desc, self.rid, self.wtst, self.lat, self.lon) = (event, desc, rid, wtst, lat, lon)
+        (self.tst, self.t, self.tid, self.createdAt, self.acc, self.source) = (tst, t, tid, createdAt, acc, source)
+    }
+
+    package enum CodingKeys: String, CodingKey {
         case type = "_type", event, desc, rid, wtst, lat, lon, tst, t, tid, createdAt = "created_at", acc, source
     }
 }

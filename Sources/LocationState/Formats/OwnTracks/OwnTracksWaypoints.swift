@@ -12,11 +12,17 @@ public struct OwnTracksWaypoints: Encodable, Sendable {
         public var tst: Int
         public var rid: String
 
+        public init(desc: String, lat: Double, lon: Double, rad: Int, tst: Int, rid: String) {
+            (self.desc, self.lat, self.lon, self.rad, self.tst, self.rid) = (desc, lat, lon, rad, tst, rid)
+        }
+
         enum CodingKeys: String, CodingKey { case type = "_type", desc, lat, lon, rad, tst, rid }
     }
 
     public var type = "waypoints"
     public var waypoints: [Waypoint]
 
-    enum CodingKeys: String, CodingKey { case type = "_type", waypoints }
+    public init(waypoints: [Waypoint]) { self.waypoints = waypoints }
+
+    package enum CodingKeys: String, CodingKey { case type = "_type", waypoints }
 }

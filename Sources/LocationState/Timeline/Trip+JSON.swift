@@ -1,0 +1,39 @@
+import Foundation
+import LocationState
+
+extension Trip: JSONLine {
+    /// The trip as a line of locationd's protocol (no newline):
+    /// `{"class":"TRIP","start":ISO8601,"end":ISO8601,"distance":1234.5,"duration":300.000,"avgSpeed":4.12,
+    /// "maxSpeed":9.80,"fixes":300,"from":ISO8601,"to":ISO8601}`; `from` and `to` (the stays'
+    /// starts) left out when nil, `"open":true` last while the trip goes on.
+    public func appendJSON(to out: inout [UInt8]) {
+        ByteWriter.append(to: &out, capacity: 320) { out in
+            out.literal(#"{"class":"TRIP","start":""#)
+            out.iso8601(start)
+            out.literal(#"","end":""#)
+            out.iso8601(end)
+            out.literal(#"","distance":"#)
+            out.decimal(distance, decimals: TimelinePrecision.metres)
+            out.literal(#","duration":"#)
+            out.decimal(duration, decimals: TimelinePrecision.seconds)
+            out.literal(#","avgSpeed":"#)
+            out.decimal(averageSpeed, decimals: TimelinePrecision.speed)
+            out.literal(#","maxSpeed":"#)
+            out.decimal(maxSpeed, decimals: TimelinePrecision.speed)
+            out.literal(#","fixes":"#)
+            out.integer(fixes)
+            if let from {
+                out.literal(#","from":""#)
+                out.iso8601(from)
+                out.byte(UInt8(ascii: "\""))
+            }
+            if let to {
+                out.literal(#","to":""#)
+                out.iso8601(to)
+                out.byte(UInt8(ascii: "\""))
+            }
+            if isOpen { out.literal(#","open":true"#) }
+            out.byte(UInt8(ascii: "}"))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// A "broker" on a free loopback port that accepts the MQTT connection, acknowledges
+/// every PUBLISH (QoS 1) except one whose topic ends with `refusedSuffix`, at which it
+/// closes the connection: MQTT 3.1.1's only way to refuse a message. It counts the
+/// PUBLISH packets it acknowledged and the connections it ended.
+package final class RefusingBroker: @unchecked Sendable {
+    // @unchecked Sendable: `let`s only; the counter is atomic.
+    package let port: Int
+    private let fd: Int32
+    private let counter = Counter()
+    private let stopped = Atomic<Bool>(false)
+
+    private final class Counter: Sendable {
+        let acknowledged = Atomic<Int>(0)
+        let refusals = Atomic<Int>(0)
+    }
+
+    /// PUBLISH packets acknowledged, over all connections.
+    package var acknowledged: Int { counter.acknowledged.load(ordering: .relaxed) }
+    /// Connections ended for a refused topic.
+    package var refusals: Int { counter.refusals.load(ordering: .relaxed) }
+
+    package init(refusedSuffix: String) throws {
+        let (fd, port) = try listenOnLoopback(backlog: 16)
+        (self.fd, self.port) = (fd, port)
+        let counter = counter
+        let suffix = Array(refusedSuffix.utf8)
+        Thread.detachNewThread {
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                Thread.detachNewThread { Self.serve(client, refusing: suffix, counter: counter) }
+            }
+        }
+    }
+
+    /// Answers CONNECT and PUBLISH packets until the client goes or a refused topic comes.
+    private static func serve(_ client: Int32, refusing suffix: [UInt8], counter: Counter) {
+        defer { close(client) }
+        readMessages(from: client) { pending in
+            while let (headerLength, length) = mqttFixedHeader(pending), pending.count >= length {
+                let packet = Array(pending.prefix(length))
+                pending.removeFirst(length)
+                var answer: [UInt8] = []
+                switch packet[0] >> 4 {
+                case 1: answer = [0x20, 0x02, 0x00, 0x00]
+                case 3:
+                    let topicLength = Int(packet[headerLength]) << 8 | Int(packet[headerLength + 1])
+                    let topic = packet[(headerLength + 2)..<(headerLength + 2 + topicLength)]
+                    if topic.reversed().starts(with: suffix.reversed()) {
+                        counter.refusals.add(1, ordering: .relaxed)
+                        return false
+                    }
+                    let id = headerLength + 2 + topicLength
+                    if packet[0] & 0x06 != 0 {
+                        answer = [0x40, 0x02, packet[id], packet[id + 1]]
+                        counter.acknowledged.add(1, ordering: .relaxed)
+                    }
+                case 12: answer = [0xD0, 0x00]
+                default: break
+                }
+                if !answer.isEmpty, write(client, answer, answer.count) != answer.count { return false }
+            }
+            return true
+        }
+    }
+
+    /// Stops accepting (connections already open stay until their client goes).
+    package func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    deinit { stop() }
+}
