@@ -34,17 +34,12 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]
         ),
         // libxml2 and libmosquitto are loaded at run time, only when a GPX file is read or
-        // MQTT is configured (see their headers, and docs/decisions.md): each target
-        // is a small C loader over the -dev package's headers (apt libxml2-dev,
-        // libmosquitto-dev), and neither library is linked.
-        .target(
-            name: "CLibXML2",
-            cSettings: [.unsafeFlags(libXML2CFlags)]
-        ),
-        .target(
-            name: "CMosquitto",
-            cSettings: [.unsafeFlags(pkgConfigCFlags("libmosquitto", otherwise: []))]
-        ),
+        // MQTT is configured (see their headers, and docs/decisions.md): each target is a
+        // small C loader with its own copy of the few declarations it needs (checked
+        // against the -dev packages' headers by scripts/check-c-declarations), so neither
+        // library is linked, and neither -dev package nor include path is needed to build.
+        .target(name: "CLibXML2"),
+        .target(name: "CMosquitto"),
         // The layers, lowest first: a target imports only targets listed before it
         // (docs/architecture.md). All but the first live in folders of Sources/LocationState.
         .target(
@@ -134,15 +129,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-/// The C flags `CLibXML2`'s header needs (libxml2's include directory), which SwiftPM
-/// does not hand from a C target to the Swift targets that import it.
-var libXML2CFlags: [String] { pkgConfigCFlags("libxml-2.0", otherwise: ["-I/usr/include/libxml2"]) }
-
 // Complete strict concurrency everywhere (Swift 6 mode already implies it; stated for clarity).
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("StrictConcurrency"))
-    settings.append(.unsafeFlags(libXML2CFlags.flatMap { ["-Xcc", $0] }))
     target.swiftSettings = settings
 }
 
@@ -186,27 +176,5 @@ var glibcPacksRelocations: Bool {
         return version.count >= 2 && (version[0], version[1]) >= (2, 36)
     #else
         return false
-    #endif
-}
-
-/// The C compiler flags of a pkg-config package (its header directories), or `otherwise`
-/// where pkg-config is missing.
-///
-/// A `systemLibrary` target would give the same flags, but SwiftPM then links the
-/// package's libraries too, which is what `CLibXML2` and `CMosquitto` avoid.
-func pkgConfigCFlags(_ package: String, otherwise: [String]) -> [String] {
-    #if canImport(Glibc)
-        guard let pipe = popen("pkg-config --cflags \(package) 2>/dev/null", "r") else { return otherwise }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, pipe)
-            if count <= 0 { break }
-            output += buffer.prefix(count)
-        }
-        guard pclose(pipe) == 0 else { return otherwise }
-        return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
-    #else
-        return otherwise
     #endif
 }

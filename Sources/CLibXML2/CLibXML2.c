@@ -9,22 +9,7 @@
 #pragma GCC visibility push(hidden)
 #include "CLibXML2.h"
 
-/* The functions locationd calls: X(return type, name, parameters, arguments, RETURN), RETURN
- * being `return`, or nothing for a void function. */
-#define LOCATIOND_LIBXML2_FUNCTIONS(X)                                                              \
-    X(void, xmlInitParser, (void), (),)                                                             \
-    X(xmlParserCtxtPtr, xmlCreatePushParserCtxt,                                                    \
-      (xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size, const char *filename),   \
-      (sax, user_data, chunk, size, filename), return)                                              \
-    X(int, xmlCtxtUseOptions, (xmlParserCtxtPtr ctxt, int options), (ctxt, options), return)        \
-    X(int, xmlParseChunk, (xmlParserCtxtPtr ctxt, const char *chunk, int size, int terminate),      \
-      (ctxt, chunk, size, terminate), return)                                                       \
-    X(void, xmlStopParser, (xmlParserCtxtPtr ctxt), (ctxt),)                                        \
-    X(void, xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt),)                                    \
-    X(void, xmlFreeDoc, (xmlDocPtr cur), (cur),)                                                    \
-    X(int, xmlSAXVersion, (xmlSAXHandler * hdlr, int version), (hdlr, version), return)             \
-    X(int, xmlSAX2GetLineNumber, (void *ctx), (ctx), return)
-
+/* The functions of LOCATIOND_LIBXML2_FUNCTIONS, as resolved in the loaded library. */
 struct library {
 #define FIELD(type, name, parameters, arguments, RETURN) type(*name) parameters;
     LOCATIOND_LIBXML2_FUNCTIONS(FIELD)

@@ -117,10 +117,11 @@ package final class GPXParser {
             parser.failed(error.pointee)
         }
         // No user data: libxml2's own SAX2 callbacks (the DTD's) take the context as theirs.
+        // The parser rides in the handler's `_private`, which the context's copy keeps.
+        handler._private = Unmanaged.passUnretained(self).toOpaque()
         let context = xmlCreatePushParserCtxt(
             &handler, nil, head.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(head.count), nil)
         guard let context else { return nil }
-        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
         return context
     }
@@ -130,7 +131,8 @@ package final class GPXParser {
     /// Unretained: the parser owns the context and frees it in `deinit`, so the parser
     /// is alive whenever the context calls back.
     private static func of(_ context: UnsafeMutableRawPointer?) -> GPXParser? {
-        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee.sax?.pointee._private
+        else { return nil }
         return Unmanaged<GPXParser>.fromOpaque(owner).takeUnretainedValue()
     }
 
