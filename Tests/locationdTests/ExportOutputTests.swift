@@ -58,7 +58,14 @@ struct ExportOutputTests {
         let run = try await runLocationd(["export", "--data-dir", data, "2026-05-14", "--output", null])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Self.kind(null) == S_IFCHR)
-        guard root else { return }
+    }
+
+    /// A device that refuses the bytes (a /dev/full of our own): exit 74 with one line, and
+    /// the device stays a device.
+    @Test(.enabled(if: geteuid() == 0, "makes a character device of its own (mknod), which needs root"))
+    func aFullDeviceFailsWithOneLineAndStaysADevice() async throws {
+        let directory = try TemporaryDirectory()
+        let (data, _) = try await Self.expected(in: directory)
         let full = directory.path + "/full"
         #expect(mknod(full, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0)
         let failed = try await runLocationd(["export", "--data-dir", data, "2026-05-14", "--output", full])
