@@ -15,6 +15,11 @@ let package = Package(
             name: "locationd-bench",
             dependencies: [
                 .product(name: "LocationState", package: "locationd"),
+                .product(name: "LocationFormats", package: "locationd"),
+                .product(name: "LocationProviders", package: "locationd"),
+                .product(name: "LocationStores", package: "locationd"),
+                .product(name: "LocationRegions", package: "locationd"),
+                .product(name: "LocationMQTT", package: "locationd"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]
