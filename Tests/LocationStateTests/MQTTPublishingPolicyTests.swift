@@ -58,7 +58,8 @@ import Testing
         let fix = Self.fix(seconds, north: metres)
         let since = Self.start.addingTimeInterval(-600)
         #expect(
-            policy.shouldPublish(fix, at: Self.start, last: last, motion: .stopped(since: since, latitude: 50, longitude: 8))
+            policy.shouldPublish(
+                fix, at: Self.start, last: last, motion: .stopped(since: since, latitude: 50, longitude: 8))
                 == stopped)
         #expect(policy.shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
         #expect(policy.shouldPublish(fix, at: Self.start, last: last, motion: .moving))
@@ -89,6 +90,7 @@ import Testing
             #expect(MQTTPublishingPolicy().shouldPublish(fix, at: Self.start, last: last, motion: motion) == published)
         }
         // Without the heartbeat (stopped interval 0) every fix goes out, still or not.
-        #expect(MQTTPublishingPolicy(stoppedInterval: 0).shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
+        #expect(
+            MQTTPublishingPolicy(stoppedInterval: 0).shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
     }
 }

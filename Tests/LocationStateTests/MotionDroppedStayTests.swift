@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// A stay that a gap drops after it was reported: withdrawn, so that no trip keeps a `to`

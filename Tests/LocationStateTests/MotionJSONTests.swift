@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// The timeline's JSON lines and the thresholds' settings.

@@ -1,8 +1,8 @@
 import Foundation
 import LocationProviders
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// A parked receiver's noise neither adds to a trip nor moves a parked device.

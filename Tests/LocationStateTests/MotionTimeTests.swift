@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// Fixes whose time is far from their neighbours': one misdated fix costs one fix, and a

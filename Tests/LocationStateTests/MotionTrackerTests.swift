@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// The stay rule of trackintel's sliding method, rule by rule, and what the tracker adds to it.

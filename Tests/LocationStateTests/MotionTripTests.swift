@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// Trips between stays, merged stays, and the input the tracker ignores.

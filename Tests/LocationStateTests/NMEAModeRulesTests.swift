@@ -22,9 +22,11 @@ struct NMEAModeRulesTests {
     /// holds an altitude (the RMC made it 3D from the epoch before's altitude): the fix stays
     /// 3D and keeps the GGA's altitude (a Garmin 25LP).
     @Test func aThreeDimensionalFixIsNotDowngradedWhileItHoldsAnAltitude() throws {
-        let lines = Self.epoch(26, satellites: "00", gsaMode: 2) + (27...31).flatMap {
-            Self.epoch($0, satellites: "03", gsaMode: 2)
-        }
+        let lines =
+            Self.epoch(26, satellites: "00", gsaMode: 2)
+            + (27...31).flatMap {
+                Self.epoch($0, satellites: "03", gsaMode: 2)
+            }
         // The first epoch, whose GGA has no satellites, is a 2D fix without altitude.
         let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
         #expect(located.count == 6)

@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import LocationTestSupport
+import Synchronization
 import Testing
 
 @testable import LocationProviders

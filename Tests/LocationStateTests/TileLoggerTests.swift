@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Logging
 import LocationTestSupport
+import Logging
 import Testing
 
 @testable import LocationState

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import LocationTestSupport
+import Logging
 import Testing
 
 @testable import LocationState

@@ -124,7 +124,9 @@ package final class HomeAssistant: @unchecked Sendable {
     }
 
     /// `POST path` of the REST API with a JSON body; the answer's body.
-    package func post(_ path: String, _ json: Any, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    package func post(_ path: String, _ json: Any, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> String
+    {
         let answer = try await client.request("POST", path, json: json, headers: authorization)
         try #require(
             answer.status == 200, "POST \(path): \(answer.status) \(answer.body)", sourceLocation: sourceLocation)

@@ -9,8 +9,7 @@ package final class Mailbox<Element: Sendable>: Sendable {
 
     private struct State {
         var buffer: [Element] = []
-        var waiter:
-            (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
+        var waiter: (id: Int, matches: @Sendable (Element) -> Bool, continuation: CheckedContinuation<Element?, Never>)?
         var nextWaiterID = 0
         var expired: Set<Int> = []
     }

@@ -1,6 +1,5 @@
-import Testing
-
 import LocationState
+import Testing
 
 /// A clock that stands still until the test moves it: `sleep` suspends until
 /// ``advance(by:)`` has moved the time to the sleeper's deadline.
@@ -65,7 +64,9 @@ package final class ManualClock: Clock, Sendable {
     }
 
     /// Waits, within the test time limit, until a task sleeps until `deadline` (from ``start``).
-    package func waitForSleeper(until deadline: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    package func waitForSleeper(until deadline: Duration, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
         let instant = start.advanced(by: deadline)
         try await withTimeLimit("a sleeper until \(deadline)", sourceLocation: sourceLocation) {
             while !self.contents.withLock({ $0.sleepers.values.contains { $0.deadline == instant } }) {

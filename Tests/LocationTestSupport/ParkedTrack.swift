@@ -1,6 +1,6 @@
 import Foundation
-import LocationProviders
 import LocationFormats
+import LocationProviders
 import LocationState
 
 /// NMEA tracks of a parked receiver, written for the tests: the position wanders as a
@@ -65,7 +65,9 @@ package struct ParkedTrack {
                     if jumpSeconds > 0 {
                         jumpSeconds -= 1
                     } else if random.uniform(in: 0..<1) < 0.005 {
-                        let (distance, angle) = (15 + random.uniform(in: 0..<1) * 10, random.uniform(in: 0..<1) * 2 * .pi)
+                        let (distance, angle) = (
+                            15 + random.uniform(in: 0..<1) * 10, random.uniform(in: 0..<1) * 2 * .pi
+                        )
                         (jumpSeconds, jumpEast, jumpNorth) = (
                             2 + Int(random.uniform(in: 0..<1) * 4), distance * cos(angle), distance * sin(angle)
                         )

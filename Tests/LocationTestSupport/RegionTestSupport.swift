@@ -1,5 +1,4 @@
 import Foundation
-
 import LocationRegions
 import LocationState
 

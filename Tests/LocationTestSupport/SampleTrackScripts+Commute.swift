@@ -82,7 +82,9 @@ extension ReplaySampleTracks {
                 }
                 if jumpSeconds == 0 { (jumpEast, jumpNorth) = (0, 0) }
                 fixes.append(
-                    fix(speed: abs(random.normal()) * 0.2, track: random.uniform(in: 0..<1) * 360, east: jumpEast, north: jumpNorth)
+                    fix(
+                        speed: abs(random.normal()) * 0.2, track: random.uniform(in: 0..<1) * 360, east: jumpEast,
+                        north: jumpNorth)
                 )
                 second += 1
             }

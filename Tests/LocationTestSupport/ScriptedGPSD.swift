@@ -1,11 +1,10 @@
 import Foundation
-import Logging
-
 import LocationFormats
 import LocationMQTT
 import LocationProviders
 import LocationState
 import LocationStores
+import Logging
 
 /// A gpsd connector that plays scripted connections, for GPSDProvider's logic
 /// without a gpsd: each `connect` takes the next outcome, and refuses once they run out.

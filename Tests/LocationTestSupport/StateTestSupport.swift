@@ -1,7 +1,6 @@
 import Dispatch
-import Testing
-
 import LocationState
+import Testing
 
 /// The time any single wait in these tests may take before it fails loudly: generous, since
 /// the whole suite's tasks share two threads and a machine may be building beside it.

@@ -1,8 +1,7 @@
 import Foundation
 import InMemoryLogging
-import Logging
-
 import LocationState
+import Logging
 
 /// A fresh directory under the system's temporary directory, removed afterwards.
 package func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {

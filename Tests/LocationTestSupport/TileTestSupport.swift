@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import LocationState
 import LocationStores
+import Testing
 
 /// Events in arrival order, and a way to await the n-th one without sleeping.
 package final class TileEventLog<Event: Sendable>: Sendable {

@@ -61,7 +61,8 @@ import Testing
             ((try? ControlClient.ask("?STATUS;", socketPath: socketPath)) ?? nil) != nil
         }
         // Memory is bounded: the third flood costs no more than the first left behind.
-        #expect(residentAfterFlood[2] <= residentAfterFlood[0] + 4096, "RSS after each flood: \(residentAfterFlood) KiB")
+        #expect(
+            residentAfterFlood[2] <= residentAfterFlood[0] + 4096, "RSS after each flood: \(residentAfterFlood) KiB")
 
         let stop = try await daemon.stop()
         #expect(stop.status == 0)

@@ -1,11 +1,11 @@
 import Foundation
 import LocationState
-import Logging
+import LocationStores
 import LocationTestSupport
+import LocationTimeline
+import Logging
 import Testing
 
-import LocationStores
-import LocationTimeline
 @testable import locationd
 
 /// `?TILES`, `?TILESTATS` and `?TIMELINE`: how they are read, what they answer, and how

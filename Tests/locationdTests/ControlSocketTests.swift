@@ -1,7 +1,7 @@
 import Foundation
 import LocationState
-import Logging
 import LocationTestSupport
+import Logging
 import Testing
 
 @testable import locationd

@@ -43,7 +43,8 @@ struct DaemonTests {
         #expect(answer["source"] as? String == "simulated")
         #expect((answer["age"] as? Double).map { $0 >= 0 && $0 < 5 } == true)
 
-        let status = try Self.object(try #require(try ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)))
+        let status = try Self.object(
+            try #require(try ControlClient.askPatiently("?STATUS;", socketPath: daemon.socketPath)))
         #expect(status["source"] as? String == "simulated")
         #expect(status["state"] as? String == "live")
         #expect((status["fixes"] as? Int).map { $0 >= 3 } == true)
@@ -79,9 +80,11 @@ struct DaemonTests {
         // A new daemon starts from the stored fix, marked restored, until its source delivers.
         let again = try await DaemonProcess(
             dataDirectory: daemon.dataDirectory, arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:1"])
-        let status2 = try Self.object(try #require(try ControlClient.askPatiently("?STATUS;", socketPath: again.socketPath)))
+        let status2 = try Self.object(
+            try #require(try ControlClient.askPatiently("?STATUS;", socketPath: again.socketPath)))
         #expect(status2["state"] as? String == "restored" || status2["state"] as? String == "lost")
-        let last2 = try Self.object(try #require(try ControlClient.askPatiently("?LAST;", socketPath: again.socketPath)))
+        let last2 = try Self.object(
+            try #require(try ControlClient.askPatiently("?LAST;", socketPath: again.socketPath)))
         #expect(last2["state"] as? String == "restored")
         #expect(abs(try #require(last2["lat"] as? Double) - stored.lat!) < 1e-8)
         #expect(try await again.stop().status == 0)

@@ -48,7 +48,8 @@ struct FileModeTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
             "-c", "umask \(umask) && exec \"$0\" \"$@\"", locationdBinary().path, "run", "--data-dir", data,
-            "--source", "replay", Repository.sampleTrack("walk.nmea"), "--record", "--http", "127.0.0.1:0", "--config", config,
+            "--source", "replay", Repository.sampleTrack("walk.nmea"), "--record", "--http", "127.0.0.1:0", "--config",
+            config,
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -3,6 +3,7 @@ import LocationProviders
 import LocationState
 import LocationTestSupport
 import Testing
+
 @testable import locationd
 
 /// A real gpsd (gpsfake) that reports twice an epoch, after GGA and after RMC: the daemon's

@@ -8,7 +8,9 @@ import Testing
 ///
 /// A measurement over a fixed window, not a wait, so it runs only when asked:
 /// `LOCATIOND_MEASURE_IDLE_CPU=1 swift test --filter GPSDIdleCPUTests`.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["LOCATIOND_MEASURE_IDLE_CPU"] != nil), .timeLimit(.minutes(10)))
+@Suite(
+    .serialized, .enabled(if: ProcessInfo.processInfo.environment["LOCATIOND_MEASURE_IDLE_CPU"] != nil),
+    .timeLimit(.minutes(10)))
 struct GPSDIdleCPUTests {
     static let window = Duration.seconds(10)
 

@@ -87,7 +87,9 @@ struct GPXOutputTests {
     }
 
     @Test func speedAndCourseAreInGarminsTrackPointExtension() async throws {
-        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx"])
+        let run = try await runLocationd([
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx",
+        ])
         #expect(run.stdout.contains(#"xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#))
         #expect(run.stdout.contains("<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>"))
         #expect(run.stdout.contains("</gpxtpx:speed><gpxtpx:course>"))

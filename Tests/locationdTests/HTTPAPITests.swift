@@ -1,8 +1,8 @@
 import Foundation
+import LocationStores
 import LocationTestSupport
 import Testing
 
-import LocationStores
 @testable import locationd
 
 /// The HTTP API of a real daemon (`locationd run --http 127.0.0.1:0`): the answers,

@@ -1,11 +1,11 @@
 import Foundation
-import LocationState
-import Logging
-import LocationTestSupport
-import Testing
-
 import LocationProviders
 import LocationRegions
+import LocationState
+import LocationTestSupport
+import Logging
+import Testing
+
 @testable import locationd
 
 /// `/api/v1/events`: Server-Sent Events in order, bounded clients, a slow client dropped.

@@ -1,8 +1,8 @@
 import Foundation
 import LocationState
 import LocationStores
-import LocationTimeline
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// The page and the motion, in a real headless browser, against the daemon's HTTP server

@@ -1,9 +1,9 @@
 import Foundation
 import LocationState
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
-import LocationTimeline
 @testable import locationd
 
 /// `GET /api/v1/timeline` and the `motion`, `stay`, `trip` and `drop` events of `/api/v1/events`,

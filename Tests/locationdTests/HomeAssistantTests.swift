@@ -1,9 +1,9 @@
 import Foundation
+import LocationMQTT
 import LocationState
 import LocationTestSupport
 import Testing
 
-import LocationMQTT
 @testable import locationd
 
 /// Home Assistant as a user meets locationd: a real Home Assistant from PyPI

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import LocationTestSupport
+import Logging
 import Testing
 
 @testable import LocationMQTT
@@ -26,7 +26,9 @@ import Testing
     }
 
     private static func send(_ publisher: MQTTPublisher, _ text: String) {
-        publisher.queue.sync { publisher.enqueue(topic: "owntracks/test/direct", payload: Array(text.utf8), retain: false) }
+        publisher.queue.sync {
+            publisher.enqueue(topic: "owntracks/test/direct", payload: Array(text.utf8), retain: false)
+        }
     }
 
     /// What the outbox file holds, read on the publisher's queue.

@@ -1,9 +1,9 @@
 import Foundation
+import LocationMQTT
 import LocationState
 import LocationTestSupport
 import Testing
 
-import LocationMQTT
 @testable import locationd
 
 /// `locationd run --mqtt` against a real Mosquitto broker, with `mosquitto_sub` as the receiver.
@@ -44,7 +44,9 @@ import LocationMQTT
             ["mqtt-topic": topic, "mqtt-locationd-topic": locationdTopic(topic)].merging(extra) { $1 })
         return try await DaemonProcess(
             dataDirectory: directory + "/data",
-            arguments: ["--source", "replay", Repository.sampleTrack("walk.nmea"), "--mqtt", broker, "--config", config])
+            arguments: [
+                "--source", "replay", Repository.sampleTrack("walk.nmea"), "--mqtt", broker, "--config", config,
+            ])
     }
 
     private static func status(_ daemon: DaemonProcess) -> String {

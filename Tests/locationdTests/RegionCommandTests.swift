@@ -1,9 +1,9 @@
 import Foundation
+import LocationRegions
 import LocationState
 import LocationTestSupport
 import Testing
 
-import LocationRegions
 @testable import locationd
 
 /// `locationd replay --regions` and `locationd regions`, as a user runs them.
@@ -79,7 +79,9 @@ struct RegionCommandTests {
             #"{"type":"Feature","properties":{"name":"Zero","radius":0},"geometry":{"type":"Point","coordinates":[1,2]}}"#
         )
         defer { try? FileManager.default.removeItem(atPath: bad) }
-        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--regions", bad])
+        let run = try await runLocationd([
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--regions", bad,
+        ])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
         #expect(

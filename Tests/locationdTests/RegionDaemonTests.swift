@@ -1,9 +1,9 @@
 import Foundation
+import LocationRegions
 import LocationState
 import LocationTestSupport
 import Testing
 
-import LocationRegions
 @testable import locationd
 
 /// Region monitoring in a real daemon: the simulator's fixes, a real hook, real SIGHUPs.

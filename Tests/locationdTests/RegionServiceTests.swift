@@ -1,12 +1,12 @@
 import Foundation
+import LocationTestSupport
 import Logging
 import ServiceLifecycle
-import LocationTestSupport
 import Testing
-@testable import locationd
 
 @testable import LocationRegions
 @testable import LocationState
+@testable import locationd
 
 /// The daemon's region service: a real region file, a real store. (The daemon's SIGHUP
 /// calls ``RegionService/reload()``; `RegionDaemonTests` sends it for real.)

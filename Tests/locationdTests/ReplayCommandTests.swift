@@ -14,7 +14,9 @@ func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String 
 @Suite(.timeLimit(.minutes(10)))
 struct ReplayCommandTests {
     @Test func jsonPrintsOneTPVPerLineAndASummary() async throws {
-        let run = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "json"])
+        let run = try await runLocationd([
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "json",
+        ])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 300)
@@ -80,7 +82,9 @@ struct ReplayCommandTests {
     }
 
     @Test func gpxOutputReplaysToTheSameFixes() async throws {
-        let gpx = try await runLocationd(["replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx"])
+        let gpx = try await runLocationd([
+            "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx",
+        ])
         let path = try temporaryFile(Array(gpx.stdout.utf8), suffix: ".gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let direct = try await runLocationd([

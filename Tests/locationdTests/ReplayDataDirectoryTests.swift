@@ -45,7 +45,8 @@ struct ReplayDataDirectoryTests {
 
     @Test func aReplayDoesNotWriteIntoARunningDaemonsDirectory() async throws {
         let directory = try TemporaryDirectory()
-        let daemon = try await DaemonProcess(dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
         let replay = try await runLocationd([
             "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--data-dir", daemon.dataDirectory,
         ])

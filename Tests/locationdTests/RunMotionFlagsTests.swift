@@ -1,9 +1,9 @@
 import Foundation
 import LocationState
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
-import LocationTimeline
 @testable import locationd
 
 /// `locationd run --stay-distance/--stay-duration/--stay-gap/--max-speed`: checked as the

@@ -54,6 +54,7 @@ import Testing
         #expect(after < before / 2, "resident \(before) KiB before, \(after) KiB after")
         let executableOnly = StartupPages.release(executableOnly: true)
         #expect(
-            advised - executableOnly >= libraries * 1024, "advised \(advised) bytes, \(executableOnly) the executable's")
+            advised - executableOnly >= libraries * 1024, "advised \(advised) bytes, \(executableOnly) the executable's"
+        )
     }
 }

@@ -35,7 +35,9 @@ private func dataDirectory() throws -> URL {
 }
 
 @Test(.timeLimit(.minutes(10))) func tilesPrintsCSVWithTimesInUTC() async throws {
-    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv"])
+    let run = try await runLocationd([
+        "tiles", "--data-dir", try dataDirectory().path, "--zoom", "14", "--format", "csv",
+    ])
     #expect(run.status == 0)
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.first == "zoom,x,y,first_seen,last_seen,visits")
@@ -44,7 +46,9 @@ private func dataDirectory() throws -> URL {
 }
 
 @Test(.timeLimit(.minutes(10))) func tilesPrintsGeoJSONPolygons() async throws {
-    let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson"])
+    let run = try await runLocationd([
+        "tiles", "--data-dir", try dataDirectory().path, "--zoom", "17", "--format", "geojson",
+    ])
     #expect(run.status == 0)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(json["type"] as? String == "FeatureCollection")
@@ -99,11 +103,13 @@ private func dataDirectory() throws -> URL {
     #expect(try Data(contentsOf: file) == garbage)
 }
 
-@Test(.timeLimit(.minutes(10)), arguments: [
-    ["--zoom", "23"],
-    ["--format", "kml"],
-    ["--stats", "--format", "csv"],
-])
+@Test(
+    .timeLimit(.minutes(10)),
+    arguments: [
+        ["--zoom", "23"],
+        ["--format", "kml"],
+        ["--stats", "--format", "csv"],
+    ])
 func tilesRejectsBadFlagsWithUsageStatus(flags: [String]) async throws {
     let run = try await runLocationd(["tiles", "--data-dir", try dataDirectory().path] + flags)
     #expect(run.status == 64)

@@ -1,10 +1,10 @@
 import Foundation
 import LocationState
-import Logging
 import LocationTestSupport
+import LocationTimeline
+import Logging
 import Testing
 
-import LocationTimeline
 @testable import locationd
 
 /// A timeline answer is bounded before anything is read: a range holding more stays and

@@ -70,7 +70,8 @@ private func mqttLatency(broker: BenchBroker) async throws {
 
     let sent = reported.all
     let received = arrived.all
-    let twice = reported.counts.filter { key, count in count > 1 && (sent[key] ?? 0) >= from && (sent[key] ?? 0) < until }
+    let twice = reported.counts.filter { key, count in count > 1 && (sent[key] ?? 0) >= from && (sent[key] ?? 0) < until
+    }
     func milliseconds(_ topic: String) -> [Double] {
         sent.compactMap { key, at in
             guard at >= from, at < until, let arrival = received[topic + " " + key] else { return nil }

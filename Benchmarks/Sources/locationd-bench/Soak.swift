@@ -78,7 +78,7 @@ func soak() async throws {
             Double(samples.last!.residentBytes) / Double(samples.last!.peerResidentBytes), settled.seconds,
             growth / 1024, anonymousGrowth / 1024, peerGrowth / 1024, descriptorChange, flat ? "flat" : "NOT flat"))
     // Thrown, not exit(1): the rig and the broker stop on the way out.
-    if !flat { throw BenchmarkError("soak: the daemon's memory or descriptors grew after it settled") }
+    if !flat { throw BenchmarkError("the daemon's memory or descriptors grew after it settled") }
 }
 
 /// Prints `line` at once, also into a file or a pipe (where `print` waits for a full

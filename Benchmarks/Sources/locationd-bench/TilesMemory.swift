@@ -73,7 +73,8 @@ private func writeGridTrack(to path: String, side: Int) throws {
             let bounds = Tile(zoom: 17, x: 70_000 + column, y: 42_000 + row)!.bounds
             let fix = Location(
                 time: start.addingTimeInterval(Double(index) * 61), mode: .threeD,
-                lat: (bounds.maxLat + bounds.minLat) / 2, lon: (bounds.minLon + bounds.maxLon) / 2, eph: 5, source: .gpsd)
+                lat: (bounds.maxLat + bounds.minLat) / 2, lon: (bounds.minLon + bounds.maxLon) / 2, eph: 5,
+                source: .gpsd)
             writer.append(fix, to: &bytes)
             index += 1
             if bytes.count >= 1 << 20 {

@@ -22,7 +22,8 @@ func timelineBenchmark() async throws {
     var stays = (ours: "", theirs: 0)
     for round in 1...3 {
         let ours = try runProcess(
-            locationd.path, ["replay", file.path, "--speed", "max", "--format", "json", "--timeline"], stdoutToNull: true)
+            locationd.path, ["replay", file.path, "--speed", "max", "--format", "json", "--timeline"],
+            stdoutToNull: true)
         guard ours.status == 0 else { throw BenchmarkError("locationd replay --timeline failed: \(ours.stderr)") }
         timeline.append(ours.seconds)
         stays.ours = ours.stderr.split(separator: "\n").first { $0.contains("timeline:") }.map(String.init) ?? ""
@@ -36,7 +37,8 @@ func timelineBenchmark() async throws {
         stays.theirs = reference.stdout.components(separatedBy: "\"start\"").count - 1
         print(
             String(
-                format: "run %d: replay --timeline %.3f s, replay %.3f s, gpxpy + trackintel %.3f s", round, ours.seconds,
+                format: "run %d: replay --timeline %.3f s, replay %.3f s, gpxpy + trackintel %.3f s", round,
+                ours.seconds,
                 plain.seconds, reference.seconds))
     }
     let (ours, plain, theirs) = (percentiles(timeline).median, percentiles(bare).median, percentiles(peer).median)

@@ -27,4 +27,12 @@ else {
     FileHandle.standardError.write(Data("usage: locationd-bench NAME, where NAME is one of: \(names)\n".utf8))
     exit(64)
 }
-try await benchmark()
+// A failure is one line and exit 1: thrown to the top level, it would be a crash with a
+// backtrace, and the lines printed before it would be lost in stdout's buffer.
+do {
+    try await benchmark()
+} catch {
+    fflush(nil)  // every output stream: stdout, where the lines printed so far wait
+    FileHandle.standardError.write(Data("locationd-bench \(name): \(error)\n".utf8))
+    exit(1)
+}

@@ -43,7 +43,8 @@ extension Location {
         if let satellitesUsed, !(0...1000).contains(satellitesUsed) {
             fix.satellitesUsed = nil
             dropped.append(
-                FixValidation.Problem(field: "satellitesUsed", reason: "satellitesUsed \(satellitesUsed) is outside 0...1000"))
+                FixValidation.Problem(
+                    field: "satellitesUsed", reason: "satellitesUsed \(satellitesUsed) is outside 0...1000"))
         }
         if let status, !(0...9).contains(status) {
             fix.status = nil

@@ -55,8 +55,9 @@ extension MQTTPublisher {
             guard !stopping else { return false }
             return queue.sync { () -> Bool in
                 let context = Unmanaged.passUnretained(self).toOpaque()
-                guard mosquitto_reinitialise(client, configuration.resolvedClientID, true, context)
-                    == MOSQ_ERR_SUCCESS.rawValue
+                guard
+                    mosquitto_reinitialise(client, configuration.resolvedClientID, true, context)
+                        == MOSQ_ERR_SUCCESS.rawValue
                 else {
                     logger.error("MQTT: libmosquitto could not reset its client (out of memory?); retrying")
                     return false

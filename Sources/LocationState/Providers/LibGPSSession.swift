@@ -35,7 +35,9 @@ package final class LibGPSSession: GPSDSession {
     /// The socket gets a receive timeout of `readTimeout`: libgps's `gps_read`
     /// blocks in `recv` while a line is incomplete, and a peer that stops in the
     /// middle of a line must not hold the reader thread forever.
-    package static func connect(host: String, port: Int, readTimeout: Duration) throws(GPSDConnectionError) -> LibGPSSession {
+    package static func connect(host: String, port: Int, readTimeout: Duration) throws(GPSDConnectionError)
+        -> LibGPSSession
+    {
         guard let data = locd_gps_data_new() else {
             throw GPSDConnectionError(reason: "out of memory for the libgps session")
         }

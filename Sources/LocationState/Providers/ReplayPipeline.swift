@@ -150,7 +150,8 @@ public final class ReplayPipeline: Sendable {
         for index in events.indices {
             switch events[index] {
             // A time the validation will reject does not move the track's clock either.
-            case .fix(let location): if let time = location.time, Location.accepts(time: time) { clock.advance(to: time) }
+            case .fix(let location):
+                if let time = location.time, Location.accepts(time: time) { clock.advance(to: time) }
             case .noFix(let time): if let time, Location.accepts(time: time) { clock.advance(to: time) }
             case .connected, .disconnected: break
             }

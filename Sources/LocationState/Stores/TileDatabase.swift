@@ -52,7 +52,9 @@ public struct TileDatabase: Sendable {
 
     /// ``open(at:busyTimeout:)`` with a cap on the file's size in pages, which makes
     /// SQLite fail writes with "database or disk is full" past it: a full disk for tests.
-    package static func open(at url: URL, busyTimeout: Duration, maxPageCount: Int?) throws(LocationError) -> TileDatabase {
+    package static func open(at url: URL, busyTimeout: Duration, maxPageCount: Int?) throws(LocationError)
+        -> TileDatabase
+    {
         let path = url.path
         let directory = url.deletingLastPathComponent()
         try DataDirectory.create(directory)

@@ -19,7 +19,8 @@ public enum Geodesy {
     ///
     /// Falls back to a spherical great circle for nearly antipodal points, where the
     /// iteration does not converge.
-    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double
+    {
         let radians = Double.pi / 180
         let l = (longitude2 - longitude1) * radians
         let u1 = atan((1 - f) * tan(latitude1 * radians))

@@ -15,7 +15,8 @@ package enum SphericalEarth {
 
     /// The great-circle distance between two points given in degrees, metres.
     @inline(__always)
-    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double
+    {
         let lon1 = longitude1 * radiansPerDegree
         let lat1 = latitude1 * radiansPerDegree
         let lon2 = longitude2 * radiansPerDegree
@@ -29,7 +30,9 @@ package enum SphericalEarth {
     /// exact for the centimetre steps of a slow walk at 10 Hz, which the cosine formula
     /// above rounds to 0 or 10 cm. For the length of a path.
     @inline(__always)
-    package static func pathDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    package static func pathDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double)
+        -> Double
+    {
         let lat1 = latitude1 * radiansPerDegree
         let lat2 = latitude2 * radiansPerDegree
         let halfNorth = sin((lat2 - lat1) / 2)

@@ -51,7 +51,8 @@ struct RegionsCommand: ParsableCommand {
             origin = "daemon"
         } else {
             guard file != nil else {
-                throw .usage("\(sockets.nobodyAnswers), or it monitors no regions; name a region file with --regions FILE")
+                throw .usage(
+                    "\(sockets.nobodyAnswers), or it monitors no regions; name a region file with --regions FILE")
             }
             membership = try Self.stored(in: directory)
             origin = "store"

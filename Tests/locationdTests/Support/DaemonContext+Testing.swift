@@ -1,9 +1,9 @@
 import Dispatch
+import LocationProviders
 import LocationState
+import LocationStores
 import Logging
 
-import LocationProviders
-import LocationStores
 @testable import locationd
 
 extension DaemonContext {

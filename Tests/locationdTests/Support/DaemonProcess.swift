@@ -95,8 +95,9 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the process to exit; returns its status and how long it took.
-    func stop(with signal: Int32 = SIGTERM, within seconds: Double = 20) async throws -> (status: Int32, seconds: Double)
-    {
+    func stop(with signal: Int32 = SIGTERM, within seconds: Double = 20) async throws -> (
+        status: Int32, seconds: Double
+    ) {
         let start = Date()
         kill(daemonPID, signal)
         let process = process

@@ -1,10 +1,10 @@
 import Foundation
+import LocationProviders
 import LocationState
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
-import LocationProviders
-import LocationTimeline
 @testable import locationd
 
 /// The daemon's HTTP server in-process, on a free loopback port, over states the test
