@@ -43,6 +43,34 @@ struct ReplayDataDirectoryTests {
         #expect(answer["lat"] as? Double == fixes.last?["lat"] as? Double)
     }
 
+    /// The replay feeds the daemon's own list of history listeners: the timeline too, with
+    /// the stays and trips `replay --timeline` prints for the same track.
+    @Test func aReplayedTrackFillsTheTimeline() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let track = Repository.sampleTrack("commute.nmea")
+        let printed = try await runLocationd(["replay", track, "--speed", "max", "--timeline", "--format", "json"])
+        #expect(printed.status == 0)
+        let replay = try await runLocationd(["replay", track, "--speed", "max", "--data-dir", data])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let timeline = try await runLocationd(["timeline", "--data-dir", data, "2026-09-15", "--json"])
+        #expect(timeline.status == 0, "\(timeline.stderr)")
+        // The trips, as (start, end, distance); the stored timeline also has the stay open at
+        // the end, which `--timeline` reports in its summary line instead.
+        func trips(_ lines: String) throws -> [String] {
+            try lines.split(separator: "\n").compactMap { line in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    object["class"] as? String == "TRIP"
+                else { return nil }
+                return "\(object["start"] ?? "") \(object["end"] ?? "") \(object["distance"] ?? "")"
+            }
+        }
+        let stored = try trips(timeline.stdout)
+        #expect(stored.count == 2, "\(timeline.stdout)")
+        #expect(stored == (try trips(printed.stdout)))
+        #expect(timeline.stdout.contains(#""class":"STAY""#), "\(timeline.stdout)")
+    }
+
     @Test func aReplayDoesNotWriteIntoARunningDaemonsDirectory() async throws {
         let directory = try TemporaryDirectory()
         let daemon = try await DaemonProcess(

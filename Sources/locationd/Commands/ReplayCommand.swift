@@ -95,7 +95,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
         let provider = ReplayProvider(path: file, options: options, progress: report)
-        let listeners: ReplayListeners?
+        let listeners: ReplayHistory?
         let monitor: RegionMonitor?
         let motion: ReplayTimeline?
         let timeout: Duration
@@ -122,7 +122,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 let zooms = try zooms.map { text throws(LocationError) in
                     try DaemonConfiguration.parseZooms(text, origin: "--zooms")
                 }
-                return try ReplayListeners(directory: directory, zooms: zooms ?? [14, 17])
+                return try ReplayHistory(directory: directory, zooms: zooms ?? [14, 17])
             }
         } catch {
             throw error.exit()

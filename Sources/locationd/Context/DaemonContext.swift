@@ -7,8 +7,9 @@ import LocationStores
 import LocationTimeline
 import Logging
 
-/// What the daemon's services read: its configuration, states, stores and counters, made
-/// once at start and handed to every service that needs them.
+/// What the daemon's services are made from: its configuration, states, stores and
+/// counters, opened once at start (``open(configuration:logger:)``, the one place they are
+/// made) and handed to every service.
 ///
 /// A new service takes the context rather than a parameter per thing it reads; a new
 /// thing the daemon makes is one more field here.
@@ -18,12 +19,19 @@ struct DaemonContext: Sendable {
     var logger: Logger
     /// When the daemon started, for the uptime it reports.
     var startedAt = Date()
+    /// Turns the source's reports into the current fix and the source's status.
+    let coordinator: LocationCoordinator
+    /// Makes gpsd's reports of one receiver epoch one fix (a service, made here so that
+    /// whatever follows the epochs can be attached before it runs).
+    let epochs: EpochService
+    /// The map tiles the device passed through, logged.
+    let tiles: TileLogger
     /// The current fix; `nil` when none is current.
-    var deviceLocation: MonitoredState<Location?>
+    var deviceLocation: MonitoredState<Location?> { coordinator.deviceLocation }
     /// One fix per receiver epoch, for the listeners that record or publish.
-    var epochLocation: MonitoredState<Location?>
+    var epochLocation: MonitoredState<Location?> { epochs.epochLocation }
     /// The location source's status.
-    var status: MonitoredState<ProviderStatus>
+    var status: MonitoredState<ProviderStatus> { coordinator.status }
     /// The fixes seen since start, and the newest.
     var counter = FixCounter()
     /// The last fix kept on disk, for when none is current.
