@@ -113,18 +113,26 @@ struct ReplayProviderTests {
         #expect(elapsed >= .milliseconds(490))
     }
 
+    /// The walk (300 fixes) played in a loop goes round until its task is cancelled, here from
+    /// inside, at the 700th fix: the loop ends within the round it was cancelled in. (Counted
+    /// in the provider's own callback: a consumer on the pool could wait for a thread while the
+    /// loop, which never suspends at full speed, queued fixes without end.)
     @Test func loopPlaysAgainUntilCancelled() async throws {
         let provider = ReplayProvider(path: Repository.sampleTrack("walk.nmea"), options: .init(speed: nil, loop: true))
-        let (stream, continuation) = AsyncStream.makeStream(of: Location.self)
+        let seen = Locked(0)
         let task = Task {
-            try await provider.run { event in if case .fix(let fix) = event { continuation.yield(fix) } }
+            try await provider.run { event in
+                guard case .fix = event else { return }
+                if seen.withLock({ count in
+                    count += 1
+                    return count
+                }) == 700 {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            }
         }
-        var seen = 0
-        for await _ in stream {
-            seen += 1
-            if seen == 700 { break }
-        }
-        task.cancel()
-        #expect(seen == 700)
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect((700..<900).contains(seen.withLock { $0 }))
     }
 }
