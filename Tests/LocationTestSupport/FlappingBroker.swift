@@ -15,22 +15,15 @@ package final class FlappingBroker: @unchecked Sendable {
         let (fd, port) = try listenOnLoopback(backlog: 16)
         (self.fd, self.port) = (fd, port)
         let accepted = accepted
-        Thread.detachNewThread {
-            while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                accepted.post(Date())
-                // The CONNECT comes first; a CONNACK accepting it, then the end.
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                if read(client, &buffer, buffer.count) > 0 {
-                    let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
-                    _ = write(client, connack, connack.count)
-                }
-                close(client)
+        acceptConnections(on: fd) { client in
+            accepted.post(Date())
+            // The CONNECT comes first; a CONNACK accepting it, then the end.
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            if read(client, &buffer, buffer.count) > 0 {
+                let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+                _ = write(client, connack, connack.count)
             }
+            close(client)
         }
     }
 

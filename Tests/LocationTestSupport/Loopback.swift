@@ -30,6 +30,21 @@ package func listenOnLoopback(backlog: Int32, port wanted: Int = 0) throws -> (f
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
 
+/// Accepts connections on the listening socket `fd` on a thread of its own, handing each to
+/// `handle` there, until the socket is shut down.
+package func acceptConnections(on fd: Int32, _ handle: @escaping @Sendable (_ client: Int32) -> Void) {
+    Thread.detachNewThread {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            handle(client)
+        }
+    }
+}
+
 /// Reads `client` until the peer goes (or `consume` returns false), appending what
 /// arrives to a buffer that `consume` takes whole messages from: the read loop of every
 /// fake server that answers a stream of requests.

@@ -27,15 +27,8 @@ package final class RefusingBroker: @unchecked Sendable {
         (self.fd, self.port) = (fd, port)
         let counter = counter
         let suffix = Array(refusedSuffix.utf8)
-        Thread.detachNewThread {
-            while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                Thread.detachNewThread { Self.serve(client, refusing: suffix, counter: counter) }
-            }
+        acceptConnections(on: fd) { client in
+            Thread.detachNewThread { Self.serve(client, refusing: suffix, counter: counter) }
         }
     }
 

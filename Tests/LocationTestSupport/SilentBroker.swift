@@ -24,15 +24,8 @@ package final class SilentBroker: @unchecked Sendable {
         let (fd, port) = try listenOnLoopback(backlog: 16)
         (self.fd, self.port) = (fd, port)
         let counter = counter
-        Thread.detachNewThread {
-            while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                Thread.detachNewThread { Self.serve(client, counter: counter, answersPings: answersPings) }
-            }
+        acceptConnections(on: fd) { client in
+            Thread.detachNewThread { Self.serve(client, counter: counter, answersPings: answersPings) }
         }
     }
 
