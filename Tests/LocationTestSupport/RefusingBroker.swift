@@ -5,6 +5,12 @@ import Synchronization
 /// every PUBLISH (QoS 1) except one whose topic ends with `refusedSuffix`, at which it
 /// closes the connection: MQTT 3.1.1's only way to refuse a message. It counts the
 /// PUBLISH packets it acknowledged and the connections it ended.
+///
+/// It answers what one read brought once that read is handled, as a broker that flushes
+/// its output per read does, so that the acknowledgements of the messages that came in
+/// the same read as a refused one never leave: what a real broker's reset loses when it
+/// closes with bytes unread (the client's receive queue is discarded with the reset),
+/// made certain instead of a matter of timing.
 package final class RefusingBroker: @unchecked Sendable {
     // @unchecked Sendable: `let`s only; the counter is atomic.
     package let port: Int
@@ -36,12 +42,13 @@ package final class RefusingBroker: @unchecked Sendable {
     private static func serve(_ client: Int32, refusing suffix: [UInt8], counter: Counter) {
         defer { close(client) }
         readMessages(from: client) { pending in
+            var answers: [UInt8] = []
+            var acknowledged = 0
             while let (headerLength, length) = mqttFixedHeader(pending), pending.count >= length {
                 let packet = Array(pending.prefix(length))
                 pending.removeFirst(length)
-                var answer: [UInt8] = []
                 switch packet[0] >> 4 {
-                case 1: answer = [0x20, 0x02, 0x00, 0x00]
+                case 1: answers += [0x20, 0x02, 0x00, 0x00]
                 case 3:
                     let topicLength = Int(packet[headerLength]) << 8 | Int(packet[headerLength + 1])
                     let topic = packet[(headerLength + 2)..<(headerLength + 2 + topicLength)]
@@ -51,15 +58,15 @@ package final class RefusingBroker: @unchecked Sendable {
                     }
                     let id = headerLength + 2 + topicLength
                     if packet[0] & 0x06 != 0 {
-                        answer = [0x40, 0x02, packet[id], packet[id + 1]]
-                        counter.acknowledged.add(1, ordering: .relaxed)
+                        answers += [0x40, 0x02, packet[id], packet[id + 1]]
+                        acknowledged += 1
                     }
-                case 12: answer = [0xD0, 0x00]
+                case 12: answers += [0xD0, 0x00]
                 default: break
                 }
-                if !answer.isEmpty, write(client, answer, answer.count) != answer.count { return false }
             }
-            return true
+            counter.acknowledged.add(acknowledged, ordering: .relaxed)
+            return answers.isEmpty || write(client, answers, answers.count) == answers.count
         }
     }
 

@@ -77,6 +77,8 @@ extension MQTTPublisher {
         }
         guard let row = inFlight.removeValue(forKey: mid) else { return }
         acknowledged.append(row)
+        // Resent in order, one at a time: every suspect up to this one got through or is gone.
+        if !suspects.isEmpty { suspects = suspects.filter { $0.key > row } }
         // The acknowledged rows go in one transaction a second (sooner for a large batch
         // or a waiting drain): at 10 Hz that is one write for ten PUBACKs, not ten. Rows
         // acknowledged but not yet removed when the daemon is killed are sent again at

@@ -78,10 +78,11 @@ extension MQTTPublisher {
     /// counted and logged, so that it no longer blocks every message after it, and the
     /// count starts over.
     ///
-    /// Each message is counted on its own rather than only the oldest: a broker that
-    /// closes with unread bytes resets the connection, and the PUBACK it sent just before
-    /// for the message ahead of the refused one can be lost with it, so that message is
-    /// the oldest in flight at one loss and acknowledged at the next.
+    /// After the first loss the messages go one at a time (``inFlightLimit``) until the
+    /// suspects are through: a broker that closes with unread bytes resets the
+    /// connection, and the PUBACK it sent just before for the message ahead of the
+    /// refused one is lost with the reset, so that, sent together, an innocent message
+    /// would be the oldest unacknowledged at every loss and be dropped instead.
     package func suspectLoss() {
         let ids = Set(inFlight.values)
         guard !ids.isEmpty else { return }

@@ -39,8 +39,7 @@ extension MQTTPublisher {
     /// every stored message and has room in flight; returns false, having done nothing,
     /// otherwise (see the type's notes).
     private func sendDirectly(_ entry: MQTTOutbox.Entry) -> Bool {
-        guard connected, let client, outbox.count == acknowledged.count,
-            unacknowledged < Self.maximumInFlight
+        guard connected, let client, outbox.count == acknowledged.count, unacknowledged < inFlightLimit
         else { return false }
         var mid: Int32 = 0
         let rc = entry.payload.withUnsafeBytes { bytes in
@@ -131,10 +130,10 @@ extension MQTTPublisher {
         guard connected, let client else { return }
         var handedAll = false
         defer { updateSteady(handedAll: handedAll) }
-        while unacknowledged < Self.maximumInFlight {
+        while unacknowledged < inFlightLimit {
             let batch: [MQTTOutbox.Message]
             do {
-                batch = try outbox.messages(after: lastHandedOver, limit: Self.maximumInFlight - unacknowledged)
+                batch = try outbox.messages(after: lastHandedOver, limit: inFlightLimit - unacknowledged)
             } catch {
                 logger.error("MQTT outbox: \(error.message)")
                 return

@@ -91,8 +91,14 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// Whether the broker has not acknowledged anything for ``acknowledgementTimeout``; logged once.
     package var stalled = false
     /// The messages in flight when the last connection ended, each with how many
-    /// connections in a row ended with it unacknowledged (see `suspectLoss`).
+    /// connections in a row ended with it unacknowledged (see `suspectLoss`). While there
+    /// are any, messages go one at a time (``inFlightLimit``).
     package var suspects: [Int64: Int] = [:]
+    /// Messages handed to libmosquitto and not yet acknowledged, at most, now: one while
+    /// a lost connection's messages are resent, so that a broker that hangs up on one
+    /// hangs up on it alone (nothing sent after it, no acknowledgement of the one before
+    /// it lost with the connection), else ``maximumInFlight``.
+    package var inFlightLimit: Int { suspects.isEmpty ? Self.maximumInFlight : 1 }
     /// Connections lost in a row with a message in flight, after which the oldest such
     /// message is taken for the cause and dropped.
     package static let lossesBeforeDropping = 3
