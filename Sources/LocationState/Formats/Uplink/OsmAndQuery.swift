@@ -41,14 +41,18 @@ public struct OsmAndQuery: Sendable, Hashable {
             URLQueryItem(name: "lon", value: Self.decimal(lon, TPVPrecision.degrees)),
         ]
         func add(_ name: String, _ value: Double?, _ decimals: Int) {
-            if let value, value.isFinite { items.append(URLQueryItem(name: name, value: Self.decimal(value, decimals))) }
+            if let value, value.isFinite {
+                items.append(URLQueryItem(name: name, value: Self.decimal(value, decimals)))
+            }
         }
         add("speed", location.speed.map(Self.knots), TPVPrecision.metres)
         add("bearing", location.track, TPVPrecision.course)
         add("altitude", location.altMSL ?? location.altHAE, TPVPrecision.metres)
         add("accuracy", location.eph, TPVPrecision.metres)
         add("hdop", location.hdop, TPVPrecision.dilution)
-        if let satellites = location.satellitesUsed { items.append(URLQueryItem(name: "sat", value: String(satellites))) }
+        if let satellites = location.satellitesUsed {
+            items.append(URLQueryItem(name: "sat", value: String(satellites)))
+        }
         items.append(URLQueryItem(name: "valid", value: String(location.mode.hasPosition)))
         if let moving { items.append(URLQueryItem(name: "motion", value: String(moving))) }
         self.items = items
