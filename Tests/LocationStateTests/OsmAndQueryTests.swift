@@ -57,6 +57,16 @@ import Testing
         #expect(Int(try fields(OsmAndQuery(self.fix, deviceID: "x"))["timestamp"] ?? "") == 1_778_749_200)
     }
 
+    /// From 2038-01-19 03:14:07 UTC on, milliseconds: Traccar reads an integer of
+    /// Integer.MAX_VALUE or more as milliseconds (line 116).
+    @Test func millisecondsFrom2038() throws {
+        var fix = self.fix
+        fix.time = Date(timeIntervalSince1970: 2_147_483_646.5)
+        #expect(try fields(OsmAndQuery(fix, deviceID: "x"))["timestamp"] == "2147483646")
+        fix.time = Date(timeIntervalSince1970: 2_147_483_647.25)
+        #expect(try fields(OsmAndQuery(fix, deviceID: "x"))["timestamp"] == "2147483647250")
+    }
+
     /// A value the fix lacks is left out, never 0: Home Assistant fills a missing `accuracy`
     /// with its own default (200), Traccar keeps the field unset.
     @Test func missingValuesAreLeftOut() throws {

@@ -10,7 +10,8 @@ import LocationState
 ///
 /// Fields, in the names and units Traccar's `OsmAndProtocolDecoder` reads: `id`;
 /// `timestamp`, integer Unix seconds of the fix (rounded down: Traccar closes the
-/// connection on a decimal, Home Assistant answers 422); `lat`, `lon` (degrees);
+/// connection on a decimal, Home Assistant answers 422; milliseconds from 2038 on, as
+/// Traccar reads them then); `lat`, `lon` (degrees);
 /// `speed` in **knots** (Traccar's default unit; PhoneTrack converts it back to m/s);
 /// `bearing` (degrees); `altitude` (metres above mean sea level, above the ellipsoid only
 /// when that is unknown, as in ``OwnTracksLocation``); `accuracy` (metres, from `eph`);
@@ -31,12 +32,11 @@ public struct OsmAndQuery: Sendable, Hashable {
     ///   the speed. Nil leaves it out.
     public init?(_ location: Location, deviceID: String, moving: Bool? = nil) {
         guard let lat = location.lat, let lon = location.lon, lat.isFinite, lon.isFinite,
-            let seconds = location.time?.timeIntervalSince1970.rounded(.down), seconds.isFinite,
-            abs(seconds) < 9.0e15
+            let time = location.time, let timestamp = Self.timestamp(time)
         else { return nil }
         var items = [
             URLQueryItem(name: "id", value: deviceID),
-            URLQueryItem(name: "timestamp", value: String(Int(seconds))),
+            URLQueryItem(name: "timestamp", value: String(timestamp)),
             URLQueryItem(name: "lat", value: Self.decimal(lat, TPVPrecision.degrees)),
             URLQueryItem(name: "lon", value: Self.decimal(lon, TPVPrecision.degrees)),
         ]
@@ -63,6 +63,16 @@ public struct OsmAndQuery: Sendable, Hashable {
     /// such would read as a space in Traccar's and Home Assistant's decoders).
     public var percentEncoded: String {
         items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value ?? "") }.joined(separator: "&")
+    }
+
+    /// The `timestamp` value, nil for a time no integer can say: whole seconds, rounded down,
+    /// but milliseconds from 2038-01-19 03:14:07 UTC on, since Traccar reads an integer of
+    /// 2^31 - 1 or more as milliseconds (PhoneTrack reads one above 10^10 as milliseconds
+    /// too; Home Assistant only checks that it is an integer).
+    private static func timestamp(_ time: Date) -> Int? {
+        let seconds = time.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 9.0e12 else { return nil }
+        return seconds < Double(Int32.max) ? Int(seconds) : Int((time.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// Metres per second in knots: a knot is 1852 m per hour.
