@@ -6,7 +6,7 @@ import LocationState
 ///
 /// Field names and units follow the OwnTracks booklet's JSON page: `lat`, `lon`
 /// (degrees, 7 decimals, about a centimetre), `tst` (the fix's time, integer epoch
-/// seconds), `acc` (horizontal accuracy, integer metres, from `eph`), `alt` (integer
+/// seconds), `acc` (horizontal accuracy, integer metres from `eph`, at least 1), `alt` (integer
 /// metres above mean sea level; above the ellipsoid only when MSL is unknown), `vac`
 /// (vertical accuracy, integer metres, from `epv`), `vel` (integer km/h from m/s),
 /// `cog` (course over ground, integer degrees), `tid` (two characters), `t` (trigger)

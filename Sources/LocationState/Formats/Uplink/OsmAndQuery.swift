@@ -76,7 +76,7 @@ public struct OsmAndQuery: Sendable, Hashable {
     }
 
     /// Metres per second in knots: a knot is 1852 m per hour.
-    static func knots(_ metresPerSecond: Double) -> Double { metresPerSecond * 3600 / 1852 }
+    private static func knots(_ metresPerSecond: Double) -> Double { metresPerSecond * 3600 / 1852 }
 
     private static func decimal(_ value: Double, _ decimals: Int) -> String {
         var out: [UInt8] = []
