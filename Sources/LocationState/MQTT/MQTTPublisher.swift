@@ -105,7 +105,7 @@ public final class MQTTPublisher: @unchecked Sendable {
     package var drained: [CheckedContinuation<Void, Never>] = []
     /// Whether the current `drain` gave up waiting (its grace is over).
     package var drainOver = false
-    /// The last fix published and when (for the publishing policy); see `MQTTPublisher+OwnTracks`.
+    /// The last fix published and when (for the publishing policy); see `MQTTPublisher+Location`.
     package var lastPublished: (fix: Location, at: Date)?
     /// The last status name published.
     package var lastStatus: String?
