@@ -149,17 +149,14 @@ func watchGPSD(port: Int, onTPV: (String) -> Void) {
 
 /// An NMEA track of `epochs` 1 s epochs (GGA and RMC), in a temporary file.
 private func writeTrack(epochs: Int) throws -> URL {
-    func sentence(_ body: String) -> String {
-        "$" + body + String(format: "*%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 })
-    }
-    var lines: [String] = []
+    var text = ""
     for epoch in 0..<epochs {
         let time = String(format: "%02d%02d%02d.00", 10 + epoch / 3600, epoch / 60 % 60, epoch % 60)
         let lat = String(format: "48%07.4f,N", 7.0 + Double(epoch) * 0.001)
-        lines.append(sentence("GPGGA,\(time),\(lat),01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"))
-        lines.append(sentence("GPRMC,\(time),A,\(lat),01131.0000,E,012.0,045.0,221126,,,A"))
+        text += nmeaSentence("GPGGA,\(time),\(lat),01131.0000,E,1,08,0.9,545.4,M,46.9,M,,")
+        text += nmeaSentence("GPRMC,\(time),A,\(lat),01131.0000,E,012.0,045.0,221126,,,A")
     }
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-\(UUID().uuidString).nmea")
-    try (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
+    try text.write(to: url, atomically: true, encoding: .ascii)
     return url
 }

@@ -267,25 +267,42 @@ struct ProcessStat {
 /// With `rmcSkippedEvery`, the last epoch of every such many has no RMC: gpsd then learns GGA
 /// as a cycle ender too and reports the other epochs twice, after GGA and after RMC.
 func nmeaTrack(epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil) -> String {
-    func sentence(_ body: String) -> String {
-        "$" + body + String(format: "*%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) + "\r\n"
-    }
     var text = ""
     for epoch in 0..<epochs {
-        let seconds = Double(epoch) / Double(rate)
-        let time = String(
-            format: "%02d%02d%05.2f", 12 + Int(seconds) / 3600, Int(seconds) / 60 % 60,
-            seconds.truncatingRemainder(dividingBy: 60))
-        let latMinutes = 48.1173 * 60 + Double(epoch) * 0.0005
-        let lonMinutes = 11.5167 * 60 + Double(epoch) * 0.0007
-        let lat = String(format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
-        let lon = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
-        text += sentence("GPGGA,\(time),\(lat),\(lon),1,08,0.9,545.4,M,46.9,M,,")
-        text += sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5")
-        if let every = rmcSkippedEvery, epoch % every == every - 1 { continue }
-        text += sentence("GPRMC,\(time),A,\(lat),\(lon),012.0,045.0,221126,,,A")
+        let latitude = 48.1173 + Double(epoch) * 0.0005 / 60
+        let longitude = 11.5167 + Double(epoch) * 0.0007 / 60
+        let skipsRMC = rmcSkippedEvery.map { epoch % $0 == $0 - 1 } ?? false
+        text += nmeaEpoch(
+            seconds: Double(epoch) / Double(rate), latitude: latitude, longitude: longitude, knots: 12, course: 45,
+            withRMC: !skipsRMC)
     }
     return text
+}
+
+/// One epoch's GGA, GSA and (unless `withRMC` is false) RMC on 2026-11-22, `seconds` after
+/// 12:00:00, with correct checksums.
+func nmeaEpoch(
+    seconds: Double, latitude: Double, longitude: Double, knots: Double, course: Double, withRMC: Bool = true
+) -> String {
+    let time = String(
+        format: "%02d%02d%05.2f", 12 + Int(seconds) / 3600, Int(seconds) / 60 % 60,
+        seconds.truncatingRemainder(dividingBy: 60))
+    let latMinutes = latitude * 60
+    let lonMinutes = longitude * 60
+    let lat = String(format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
+    let lon = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
+    var text = nmeaSentence("GPGGA,\(time),\(lat),\(lon),1,08,0.9,545.4,M,46.9,M,,")
+    text += nmeaSentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5")
+    if withRMC {
+        text += nmeaSentence(
+            "GPRMC,\(time),A,\(lat),\(lon),\(String(format: "%05.1f,%05.1f", knots, course)),221126,,,A")
+    }
+    return text
+}
+
+/// `body` as an NMEA sentence: `$`, the body, `*` and its checksum, CR LF.
+func nmeaSentence(_ body: String) -> String {
+    "$" + body + String(format: "*%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 }) + "\r\n"
 }
 
 /// The median and the 90th percentile of `values`.
@@ -309,13 +326,22 @@ final class GPSDRig {
     /// Starts gpsfake with `epochs` epochs at `rate` Hz (three sentences each; see ``nmeaTrack``
     /// for `rmcSkippedEvery`) and the daemon with `daemonArguments`, and waits until the daemon
     /// has a live fix.
-    init(name: String, epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, daemonArguments: [String] = []) throws {
+    convenience init(
+        name: String, epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, daemonArguments: [String] = []
+    ) throws {
+        try self.init(
+            name: name, track: nmeaTrack(epochs: epochs, rate: rate, rmcSkippedEvery: rmcSkippedEvery), rate: rate,
+            daemonArguments: daemonArguments)
+    }
+
+    /// Starts gpsfake with `track`, NMEA text of three sentences an epoch at `rate` epochs a
+    /// second, and the daemon with `daemonArguments`, and waits until the daemon has a live fix.
+    init(name: String, track text: String, rate: Int, daemonArguments: [String] = []) throws {
         locationd = try releaseLocationd()
         work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-\(name)-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let track = work.appendingPathComponent("track.nmea")
-        try nmeaTrack(epochs: epochs, rate: rate, rmcSkippedEvery: rmcSkippedEvery).write(
-            to: track, atomically: true, encoding: .ascii)
+        try text.write(to: track, atomically: true, encoding: .ascii)
         port = try freeLoopbackPort()
         let cycle = String(format: "%.4f", 1 / Double(rate * 3))
         // TMPDIR: gpsfake's gpsd puts its control socket there, named after gpsfake's pid;

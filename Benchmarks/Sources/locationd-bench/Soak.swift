@@ -5,7 +5,7 @@ import Synchronization
 /// The daemon run for a long window at 10 Hz with every listener on and HTTP clients coming
 /// and going: its resident memory and open descriptors must be flat once it has settled.
 ///
-/// gpsfake feeds a real gpsd a 10 Hz track; `locationd run --source gpsd --record` with a
+/// gpsfake feeds a real gpsd a 10 Hz drive around a circuit with stops (``Circuit``); `locationd run --source gpsd --record` with a
 /// region file, MQTT to a real Mosquitto and HTTP reads it. Beside it: four event streams
 /// held for the whole window, one reconnected every 10 s, and an API client asking for
 /// `/api/v1/last`, `/status`, `/timeline` and `/tiles` (new connection each) four times a second.
@@ -23,7 +23,7 @@ func soak() async throws {
     try soakRegions.write(to: regions, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: regions) }
     let rig = try GPSDRig(
-        name: "soak", epochs: Int(window + 180) * 10, rate: 10,
+        name: "soak", track: circuitTrack(epochs: Int(window + 180) * 10, rate: 10), rate: 10,
         daemonArguments: [
             "--record", "--http", "127.0.0.1:\(port)", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
             "--regions", regions.path,
@@ -110,14 +110,59 @@ private func openDescriptors(of pid: pid_t) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
 }
 
-/// A circle around the start of ``nmeaTrack``'s line and one along it, so that the track
-/// enters and leaves a region.
-private let soakRegions = """
-    {"type":"FeatureCollection","features":[
-    {"type":"Feature","id":"start","properties":{"name":"Start","radius":300},"geometry":{"type":"Point","coordinates":[11.5167,48.1173]}},
-    {"type":"Feature","id":"along","properties":{"name":"Along","radius":200},"geometry":{"type":"Point","coordinates":[11.5300,48.1270]}}
-    ]}
-    """
+/// The soak's drive: around a circle of ``Circuit/radius`` at 12 m/s, two laps, then parked
+/// at the start for six minutes (a stay), over and over. Every tile, region and answer the
+/// daemon keeps is met in the first cycle (11 minutes), so that what a longer run adds to the
+/// daemon's memory is what it holds on to, not what a drive into new tiles gives it to keep.
+private enum Circuit {
+    static let center = (latitude: 48.1173, longitude: 11.5167)
+    static let radius = 300.0
+    static let speed = 12.0
+    static let lapSeconds = 2 * Double.pi * radius / speed
+    static let drivingSeconds = 2 * lapSeconds
+    static let parkedSeconds = 360.0
+
+    /// The point at `angle` radians around the circle, counterclockwise from due east.
+    static func point(at angle: Double) -> (latitude: Double, longitude: Double) {
+        let metresPerDegree = 6_371_000 * Double.pi / 180
+        return (
+            center.latitude + radius * sin(angle) / metresPerDegree,
+            center.longitude + radius * cos(angle) / (metresPerDegree * cos(center.latitude * Double.pi / 180))
+        )
+    }
+}
+
+/// ``Circuit``'s drive as NMEA, `epochs` epochs at `rate` Hz.
+private func circuitTrack(epochs: Int, rate: Int) -> String {
+    var text = ""
+    let cycle = Circuit.drivingSeconds + Circuit.parkedSeconds
+    for epoch in 0..<epochs {
+        let seconds = Double(epoch) / Double(rate)
+        let driven = seconds.truncatingRemainder(dividingBy: cycle)
+        let driving = driven < Circuit.drivingSeconds
+        let angle = driving ? 2 * Double.pi * driven / Circuit.lapSeconds : 0
+        let point = Circuit.point(at: angle)
+        // Counterclockwise: heading east of north is the angle's tangent, (-sin, cos).
+        let course = (atan2(-sin(angle), cos(angle)) * 180 / Double.pi + 360).truncatingRemainder(dividingBy: 360)
+        text += nmeaEpoch(
+            seconds: seconds, latitude: point.latitude, longitude: point.longitude,
+            knots: driving ? Circuit.speed / 0.514444 : 0, course: driving ? course : 0)
+    }
+    return text
+}
+
+/// A circle around ``Circuit``'s parking place and one on the far side of the circuit, so
+/// that the drive leaves and enters both every cycle.
+private var soakRegions: String {
+    let start = Circuit.point(at: 0)
+    let far = Circuit.point(at: Double.pi)
+    return """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":"start","properties":{"name":"Start","radius":100},"geometry":{"type":"Point","coordinates":[\(start.longitude),\(start.latitude)]}},
+        {"type":"Feature","id":"far","properties":{"name":"Far side","radius":80},"geometry":{"type":"Point","coordinates":[\(far.longitude),\(far.latitude)]}}
+        ]}
+        """
+}
 
 /// The API client and the event stream that comes and goes, each on a thread of its own.
 private final class SoakClients: Sendable {
