@@ -7,7 +7,7 @@ import Testing
 @testable import locationd
 
 /// A real gpsd (gpsfake) that reports twice an epoch, after GGA and after RMC: the daemon's
-/// chain (GPSDProvider, the coordinator, EpochService) shows both reports in
+/// chain (GPSDProvider, the coordinator, Epochs run by EpochService) shows both reports in
 /// `deviceLocation` and one fix per epoch, with the receiver's speed and course, in
 /// "epochLocation".
 @Suite(.timeLimit(.minutes(2)))
@@ -23,7 +23,7 @@ struct GPSDEpochTests {
         defer { gpsfake.stop() }
         let coordinator = LocationCoordinator(freshnessTimeout: .seconds(30))
         let queue = DispatchQueue(label: "locationd.test.listeners")
-        let epochs = EpochService(deviceLocation: coordinator.deviceLocation, queue: queue)
+        let epochs = Epochs()
         let reports = Mailbox<Location>()
         let fixes = Mailbox<Location>()
         let reportObservation = coordinator.deviceLocation.observe(on: queue, policy: .all) {
@@ -36,7 +36,9 @@ struct GPSDEpochTests {
             reportObservation.cancel()
             fixObservation.cancel()
         }
-        let service = Task { try await epochs.run() }
+        let service = Task {
+            try await EpochService(epochs: epochs, deviceLocation: coordinator.deviceLocation, queue: queue).run()
+        }
         defer { service.cancel() }
         let log = CapturedLog()
         let provider = GPSDProvider(

@@ -137,9 +137,8 @@ struct HTTPEventsTests {
         var regionConfiguration = RegionConfiguration()
         regionConfiguration.regionsPath = regionsFile
         let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-        let regions = try RegionService(
-            configuration: regionConfiguration, deviceLocation: deviceLocation, dataDirectory: directory.path,
-            logger: logger)
+        let regions = try RegionMonitoring(
+            configuration: regionConfiguration, dataDirectory: directory.path, logger: logger)
         let membership = regions.monitor.attach(to: deviceLocation)
         defer { membership.cancel() }
         var context = try DaemonContext.testing(

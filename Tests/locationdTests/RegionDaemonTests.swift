@@ -93,9 +93,8 @@ struct RegionWatchTests {
         var configuration = RegionConfiguration()
         configuration.regionsPath = regions
         let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
-        let service = try RegionService(
-            configuration: configuration, deviceLocation: deviceLocation, dataDirectory: directory.path,
-            logger: .init(label: "test"))
+        let service = try RegionMonitoring(
+            configuration: configuration, dataDirectory: directory.path, logger: .init(label: "test"))
         var context = try DaemonContext.testing(directory: directory.path, deviceLocation: deviceLocation)
         context.regions = service
         let responder = ControlResponder(context: context)

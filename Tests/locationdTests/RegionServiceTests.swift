@@ -9,7 +9,7 @@ import Testing
 @testable import locationd
 
 /// The daemon's region service: a real region file, a real store. (The daemon's SIGHUP
-/// calls ``RegionService/reload()``; `RegionDaemonTests` sends it for real.)
+/// calls ``RegionMonitoring/reload()``; `RegionDaemonTests` sends it for real.)
 @Suite(.timeLimit(.minutes(10)))
 struct RegionServiceTests {
     static func feature(_ id: String, lat: Double, radius: Double = 100) -> String {
@@ -31,20 +31,17 @@ struct RegionServiceTests {
         try withTemporaryDirectory { directory in
             let path = directory + "/regions.geojson"
             try Self.write([Self.feature("a", lat: 1), Self.feature("a", lat: 2)], to: path)
-            let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
             #expect(
                 throws: LocationError.usage(
                     "\(path): feature 2 (\"A\", id a): duplicate id 'a', already used by feature 1 (\"A\")")
             ) {
-                try RegionService(
-                    configuration: Self.configuration(path), deviceLocation: deviceLocation,
-                    dataDirectory: directory, logger: Logger(label: "test"))
+                try RegionMonitoring(
+                    configuration: Self.configuration(path), dataDirectory: directory, logger: Logger(label: "test"))
             }
             let missing = directory + "/missing.geojson"
             #expect(throws: LocationError.usage("\(missing): no such file; check the path.")) {
-                try RegionService(
-                    configuration: Self.configuration(missing), deviceLocation: deviceLocation,
-                    dataDirectory: directory, logger: Logger(label: "test"))
+                try RegionMonitoring(
+                    configuration: Self.configuration(missing), dataDirectory: directory, logger: Logger(label: "test"))
             }
         }
     }
@@ -62,14 +59,15 @@ struct RegionServiceTests {
                 .write(to: URL(fileURLWithPath: directory + "/regionMembership.json"))
             let deviceLocation = MonitoredState<Location?>(key: "deviceLocation", initialValue: nil)
             let log = LogRecorder()
-            let service = try RegionService(
-                configuration: Self.configuration(path), deviceLocation: deviceLocation, dataDirectory: directory,
-                logger: log.logger)
+            let regions = try RegionMonitoring(
+                configuration: Self.configuration(path), dataDirectory: directory, logger: log.logger)
             let events = Recorder<[RegionEvent]>()
-            service.monitor.events.addListener(events)
+            regions.monitor.events.addListener(events)
             let reloads = Recorder<Int>()
-            service.reloads.addListener(reloads)
-            let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+            regions.reloads.addListener(reloads)
+            let group = ServiceGroup(
+                services: [RegionService(regions: regions, deviceLocation: deviceLocation)],
+                logger: Logger(label: "test"))
             let running = Task { try await group.run() }
 
             deviceLocation ~> regionFix(52.5, 13.4, second: 1)
@@ -78,15 +76,15 @@ struct RegionServiceTests {
 
             try Self.write(
                 [Self.feature("home", lat: 52.5001, radius: 150), Self.feature("park", lat: 52.7)], to: path)
-            service.reload()
+            regions.reload()
             try await reloads.wait(for: "the first reload") { $0.count == 1 }
-            #expect(service.monitor.regions.regions.map(\.id) == ["home", "park"])
-            #expect(service.monitor.membership.value == ["home"])
+            #expect(regions.monitor.regions.regions.map(\.id) == ["home", "park"])
+            #expect(regions.monitor.membership.value == ["home"])
 
             try Data("{\"type\":".utf8).write(to: URL(fileURLWithPath: path))
-            service.reload()
+            regions.reload()
             try await reloads.wait(for: "the second reload") { $0.count == 2 }
-            #expect(service.monitor.regions.regions.map(\.id) == ["home", "park"])
+            #expect(regions.monitor.regions.regions.map(\.id) == ["home", "park"])
             #expect(
                 log.messages(at: .error) == [
                     "\(path): not GeoJSON: expected '\"' at byte 8, found the end of the file; keeping the 2 regions loaded before"

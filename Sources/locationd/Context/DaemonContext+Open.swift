@@ -22,15 +22,11 @@ extension DaemonContext {
             sink: TileDatabaseSink(url: URL(fileURLWithPath: directory).appendingPathComponent(TileDatabase.fileName)),
             logger: logger)
         let listeners = DispatchQueue(label: "locationd.listeners")
-        let epochs = EpochService(deviceLocation: coordinator.deviceLocation, queue: listeners)
         var context = DaemonContext(
-            configuration: configuration, logger: logger, coordinator: coordinator, epochs: epochs, tiles: tiles,
+            configuration: configuration, logger: logger, coordinator: coordinator, epochs: Epochs(), tiles: tiles,
             lastFix: try LastFixStore(directory: directory, logger: logger), listeners: listeners)
-        let epochLocation = epochs.epochLocation
         context.regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
-            try RegionService(
-                configuration: configuration.regions, deviceLocation: epochLocation, dataDirectory: directory,
-                logger: logger)
+            try RegionMonitoring(configuration: configuration.regions, dataDirectory: directory, logger: logger)
         }
         context.timeline = TimelineRecorder(
             configuration: configuration.motion,

@@ -21,9 +21,9 @@ struct DaemonContext: Sendable {
     var startedAt = Date()
     /// Turns the source's reports into the current fix and the source's status.
     let coordinator: LocationCoordinator
-    /// Makes gpsd's reports of one receiver epoch one fix (a service, made here so that
-    /// whatever follows the epochs can be attached before it runs).
-    let epochs: EpochService
+    /// Makes gpsd's reports of one receiver epoch one fix (made here so that whatever
+    /// follows the epochs can be attached before its service runs).
+    let epochs: Epochs
     /// The map tiles the device passed through, logged.
     let tiles: TileLogger
     /// The current fix; `nil` when none is current.
@@ -39,7 +39,7 @@ struct DaemonContext: Sendable {
     /// Where the listeners run: one serial queue, so that a fix wakes one thread for all.
     let listeners: DispatchQueue
     /// The region monitoring, when a region file is configured.
-    var regions: RegionService? = nil
+    var regions: RegionMonitoring? = nil
     /// Motion, stays and trips, stored in the data directory's timeline.
     var timeline: TimelineRecorder? = nil
     /// The MQTT publisher, when MQTT is on.

@@ -92,10 +92,10 @@ extension ControlResponder {
     }
 
     /// `?REGIONS;` for the daemon's region monitoring.
-    private static func regionsAnswer(_ service: RegionService) -> @Sendable () -> String {
+    private static func regionsAnswer(_ regions: RegionMonitoring) -> @Sendable () -> String {
         {
             ControlAnswers.regions(
-                file: service.path, count: service.monitor.regions.count, membership: service.monitor.current)
+                file: regions.path, count: regions.monitor.regions.count, membership: regions.monitor.current)
         }
     }
 }

@@ -42,12 +42,12 @@ final class Daemon: Sendable {
         // The listeners that record or publish follow the epochs; the views (control socket,
         // HTTP) follow deviceLocation, which has each report at once.
         var services: [any Service] = [control, watch]
-        services += context.historyListeners().map { ListenerService($0, context: context) }
+        services += ListenerService.history(context: context)
         services.append(ListenerService.fixCounter(context: context))
-        if let regions = context.regions { services.append(regions) }
+        if let regions = RegionService(context: context) { services.append(regions) }
         if let mqtt = MQTTService(context: context) { services.append(mqtt) }
         // After the listeners: stopped before them, it hands on the epoch it holds.
-        services.append(context.epochs)
+        services.append(EpochService(context: context))
         services.append(LocationSourceService(context: context))
         if configuration.http.enabled { services.append(HTTPService(context: context)) }
         services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
@@ -57,7 +57,7 @@ final class Daemon: Sendable {
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
     func run(signals: ProcessSignals) async throws(LocationError) {
         if let restored = context.lastFix.lastFix { context.coordinator.restore(restored) }
-        try await control.server.startListening()
+        try await control.startListening()
         logger.info(
             "locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(control.server.path)"
         )

@@ -10,9 +10,22 @@ import ServiceLifecycle
 /// refresh the `Date` header: a timer that wakes an idle daemon every second
 /// (docs/performance.md). ``HTTPDate`` formats the header on the answering thread.
 enum HTTPServer {
+    /// The bounds on what clients may cost.
+    struct Limits: Sendable {
+        var maxConnections = 256
+        /// The kernel's queue of connections not yet accepted (nginx has 511): a burst of a
+        /// thousand waits there for a slot instead of being reset (the kernel caps it at
+        /// `net.core.somaxconn`).
+        var backlog = 1024
+        var maxHeaderBytes = 16 * 1024
+        var maxHeaderFields = 64
+        var maxBodyBytes = 4096
+        var idleTimeout: TimeAmount = .seconds(30)
+    }
+
     /// A server of `router` on `address`, within `limits`.
     static func make(
-        router: Router<HTTPRequestContext>, address: BindAddress, limits: HTTPService.Limits, logger: Logger,
+        router: Router<HTTPRequestContext>, address: BindAddress, limits: Limits, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) throws -> any Service {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(

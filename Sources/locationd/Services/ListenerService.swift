@@ -59,3 +59,41 @@ extension ListenerService {
             }, close: close)
     }
 }
+
+extension ListenerService {
+    /// The history listeners (``DaemonContext/historyListeners()``), in their order, each
+    /// attached to the state it follows on the listeners' queue and closed (its store
+    /// flushed) when the group stops it.
+    static func history(context: DaemonContext) -> [ListenerService] {
+        context.historyListeners().map { ListenerService($0, context: context) }
+    }
+
+    /// `history` attached to the state it follows, on the context's listeners' queue.
+    private init(_ history: HistoryListener, context: DaemonContext) {
+        let state = history.follows == .epochs ? context.epochLocation : context.deviceLocation
+        let (listener, queue, whileAttached) = (history.listener, context.listeners, history.whileAttached)
+        self.init(
+            queue: queue,
+            attach: {
+                state.addListener(listener, on: queue)
+                let stop = whileAttached?()
+                return {
+                    stop?()
+                    state.removeListener(listener)
+                }
+            }, close: history.close)
+    }
+
+    /// The fixes counted for the status (`?STATUS`'s `fixes`): every report, as it comes.
+    static func fixCounter(context: DaemonContext) -> ListenerService {
+        let (counter, deviceLocation, queue) = (context.counter, context.deviceLocation, context.listeners)
+        return ListenerService(
+            queue: queue,
+            attach: {
+                let observation = deviceLocation.observe(on: queue, policy: .all) { change in
+                    if let fix = change.new { counter.count(fix) }
+                }
+                return { observation.cancel() }
+            }, close: {})
+    }
+}

@@ -37,3 +37,12 @@ public struct LocationSourceService: Service {
         try? await gracefulShutdown()
     }
 }
+
+extension LocationSourceService {
+    /// The configured source, read into the context's coordinator.
+    init(context: DaemonContext) {
+        self.init(
+            coordinator: context.coordinator, provider: context.configuration.makeProvider(logger: context.logger),
+            logger: context.logger)
+    }
+}

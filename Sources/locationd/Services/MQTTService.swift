@@ -16,7 +16,7 @@ public struct MQTTService: Service {
     private let publisher: MQTTPublisher
     private let deviceLocation: MonitoredState<Location?>
     private let status: MonitoredState<ProviderStatus>
-    private let regions: RegionService?
+    private let regions: RegionMonitoring?
     private let timeline: Timeline?
 
     /// What the daemon knows of motion, stays and trips, for MQTT.
@@ -64,7 +64,7 @@ public struct MQTTService: Service {
     ///     discovery adds Home Assistant's `moving` binary sensor and the distance sensor.
     public init(
         publisher: MQTTPublisher, deviceLocation: MonitoredState<Location?>, status: MonitoredState<ProviderStatus>,
-        regions: RegionService? = nil, timeline: Timeline? = nil
+        regions: RegionMonitoring? = nil, timeline: Timeline? = nil
     ) {
         self.publisher = publisher
         self.deviceLocation = deviceLocation
@@ -142,5 +142,16 @@ public struct MQTTService: Service {
             if case .tripClosed(let trip) = event, let today = distance(trip.end) { publisher.publish(distance: today) }
         }
         return [motion, events]
+    }
+}
+
+extension MQTTService {
+    /// The MQTT service when MQTT is on: the publisher follows the epochs, the status, the
+    /// regions and the timeline.
+    init?(context: DaemonContext) {
+        guard let publisher = context.mqtt else { return nil }
+        self.init(
+            publisher: publisher, deviceLocation: context.epochLocation, status: context.status,
+            regions: context.regions, timeline: context.timeline.map(MQTTService.Timeline.init(recorder:)))
     }
 }

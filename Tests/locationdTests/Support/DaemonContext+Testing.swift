@@ -21,7 +21,7 @@ extension DaemonContext {
         return DaemonContext(
             configuration: DaemonConfiguration(dataDirectory: directory), logger: logger,
             coordinator: LocationCoordinator(deviceLocation: deviceLocation, status: status, logger: logger),
-            epochs: EpochService(deviceLocation: deviceLocation, queue: listeners),
+            epochs: Epochs(),
             tiles: TileLogger(
                 configuration: TileLogger.Configuration(zooms: [14, 17]),
                 sink: TileDatabaseSink(

@@ -15,33 +15,20 @@ import ServiceLifecycle
 /// progress finish.
 ///
 /// - Important: what a client can make the daemon spend is bounded: connections
-///   (``Limits/maxConnections``; beyond it new ones wait in the kernel's backlog,
-///   ``Limits/backlog``),
-///   the request head (``Limits/maxHeaderBytes``), request bodies (none is read; one
-///   announced over ``Limits/maxBodyBytes`` is refused with 413), idle connections and
-///   slowly sent heads (closed after ``Limits/idleTimeout``), and event streams
+///   (``HTTPServer/Limits/maxConnections``; beyond it new ones wait in the kernel's backlog,
+///   ``HTTPServer/Limits/backlog``),
+///   the request head (``HTTPServer/Limits/maxHeaderBytes``), request bodies (none is read; one
+///   announced over ``HTTPServer/Limits/maxBodyBytes`` is refused with 413), idle connections and
+///   slowly sent heads (closed after ``HTTPServer/Limits/idleTimeout``), and event streams
 ///   (``HTTPEventStreams``).
 struct HTTPService: Service {
-    /// The bounds on what clients may cost.
-    struct Limits: Sendable {
-        var maxConnections = 256
-        /// The kernel's queue of connections not yet accepted (nginx has 511): a burst of a
-        /// thousand waits there for a slot instead of being reset (the kernel caps it at
-        /// `net.core.somaxconn`).
-        var backlog = 1024
-        var maxHeaderBytes = 16 * 1024
-        var maxHeaderFields = 64
-        var maxBodyBytes = 4096
-        var idleTimeout: TimeAmount = .seconds(30)
-    }
-
     let configuration: HTTPConfiguration
     let routes: HTTPRoutes
     /// The bearer token every request must carry; `nil` on loopback without a token file.
     let token: [UInt8]?
     /// Where the URL with the bound port goes once the server listens (for `?PAGE;`).
     var boundURL = Locked<String?>(nil)
-    var limits = Limits()
+    var limits = HTTPServer.Limits()
     let logger: Logger
 
     /// The routes behind the guard (token, bodies, unknown paths), as the server answers them.
@@ -84,5 +71,27 @@ struct HTTPService: Service {
         } catch {
             throw LocationError.unavailable("http: cannot serve at \(configuration.url): \(error)")
         }
+    }
+}
+
+extension HTTPService {
+    /// The daemon's HTTP server: its answers from the daemon's context (as the control
+    /// socket's), its tiles and tracks from the data directory.
+    init(context: DaemonContext) {
+        let configuration = context.configuration
+        let routes = HTTPRoutes(
+            responder: ControlResponder(context: context), status: context.status,
+            statusJSON: { context.statusAnswer($0, tiles: $1) },
+            dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
+            tracksDirectory: configuration.tracksDirectory,
+            events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap,
+            timeline: context.timeline.map { recorder in
+                HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
+                    try recorder.boundedEntries(from: from, to: to).map(\.jsonString)
+                }
+            })
+        self.init(
+            configuration: configuration.http, routes: routes, token: context.httpToken, boundURL: context.httpURL,
+            logger: context.logger)
     }
 }

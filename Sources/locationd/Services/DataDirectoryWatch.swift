@@ -95,3 +95,10 @@ struct DataDirectoryWatch: Service {
         }
     }
 }
+
+extension DataDirectoryWatch {
+    /// The watch on the context's data directory.
+    init(context: DaemonContext) {
+        self.init(directory: context.configuration.dataDirectory, logger: context.logger)
+    }
+}
