@@ -22,7 +22,7 @@ import LocationState
 /// Reports without a time are epochs of their own.
 ///
 /// A pure value: the daemon feeds it `deviceLocation`'s changes and writes what it
-/// returns into "epochLocation" (``EpochService``); tests feed it directly.
+/// returns into "epochLocation" (its `Epochs`); tests feed it directly.
 public struct EpochMerger: Sendable {
     /// How many recent epochs the expected count of reports is taken over.
     public static let window = 8
