@@ -42,7 +42,10 @@ extension JSONLineEncoder {
         /// Makes this node `value`: a scalar at once, anything else through its `encode(to:)`.
         func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
             switch value {
-            case let text as String: content = .scalar(text.jsonQuoted)
+            case let text as String:
+                var quoted = ""
+                quoted.appendJSONQuoted(text)
+                content = .scalar(quoted)
             case let flag as Bool: content = .scalar(flag ? "true" : "false")
             case let number as Double: content = .scalar(try Self.number(number, codingPath))
             case let number as Float: content = .scalar(try Self.number(Double(number), codingPath))
@@ -60,23 +63,29 @@ extension JSONLineEncoder {
             return "\(value)"
         }
 
+        // Members and elements are appended in place: the array is taken out of `content`
+        // first, so that it is not copied for each one.
         func append(key: String) -> Node {
             let child = Node()
-            if case .object(let members) = content {
-                content = .object(members + [(key, child)])
-            } else {
+            guard case .object(var members) = content else {
                 content = .object([(key, child)])
+                return child
             }
+            content = .scalar("")
+            members.append((key, child))
+            content = .object(members)
             return child
         }
 
         func appendElement() -> Node {
             let child = Node()
-            if case .array(let elements) = content {
-                content = .array(elements + [child])
-            } else {
+            guard case .array(var elements) = content else {
                 content = .array([child])
+                return child
             }
+            content = .scalar("")
+            elements.append(child)
+            content = .array(elements)
             return child
         }
 
@@ -87,7 +96,8 @@ extension JSONLineEncoder {
                 out += "{"
                 for (index, member) in members.enumerated() {
                     if index > 0 { out += "," }
-                    out += member.key.jsonQuoted + ":"
+                    out.appendJSONQuoted(member.key)
+                    out += ":"
                     member.node.write(to: &out)
                 }
                 out += "}"

@@ -33,8 +33,24 @@ extension String {
     /// The string as a JSON string literal, quotes included (see ``ByteWriter/jsonString(_:)``):
     /// `"say \"hi\"\n"`.
     public var jsonQuoted: String {
+        var quoted = ""
+        quoted.appendJSONQuoted(self)
+        return quoted
+    }
+
+    /// Appends `text` as a JSON string literal, quotes included (see ``ByteWriter/jsonString(_:)``).
+    ///
+    /// Text that needs no escape (a member name, most values) is appended as it is, with no
+    /// buffer of its own: the daemon quotes every member name of every answer and event.
+    package mutating func appendJSONQuoted(_ text: String) {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            self += "\""
+            self += text
+            self += "\""
+            return
+        }
         var bytes: [UInt8] = []
-        ByteWriter.append(to: &bytes, capacity: 2 + 6 * utf8.count) { $0.jsonString(self) }
-        return String(decoding: bytes, as: UTF8.self)
+        ByteWriter.append(to: &bytes, capacity: 2 + 6 * text.utf8.count) { $0.jsonString(text) }
+        self += String(decoding: bytes, as: UTF8.self)
     }
 }
