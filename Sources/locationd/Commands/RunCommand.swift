@@ -102,8 +102,8 @@ struct RunCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(DaemonLogHandler.init)
         let logger = Logger(label: "locationd")
         do {
-            let daemon = try Daemon(source: source, configuration: configuration, logger: logger)
-            try await daemon.run(signals: signals)
+            let daemon = try Daemon(source: source, configuration: configuration, logger: logger, signals: signals)
+            try await daemon.run()
         } catch {
             logger.critical("\(error.message)")
             throw ExitCode(ExitStatus.code(for: error))

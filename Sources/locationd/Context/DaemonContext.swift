@@ -49,4 +49,9 @@ struct DaemonContext: Sendable {
     var httpToken: [UInt8]? = nil
     /// The HTTP server's URL with the port it bound, as a browser here opens it, once it listens.
     let httpURL = Locked<String?>(nil)
+    /// The process's signals, taken before anything else starts; `nil` where no signals
+    /// are handled (tests that run services alone).
+    var signals: ProcessSignals? = nil
+    /// What SIGHUP does, once the daemon knows where its configuration comes from.
+    var configurationReload: ConfigurationReload? = nil
 }

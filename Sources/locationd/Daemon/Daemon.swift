@@ -14,7 +14,6 @@ import ServiceLifecycle
 /// last. A service whose store cannot be flushed fails the run (a non-zero exit);
 /// SIGTERM and SIGINT start the shutdown, SIGHUP reloads the configuration.
 final class Daemon: Sendable {
-    let source: DaemonConfigurationSource
     let configuration: DaemonConfiguration
     let logger: Logger
     private let lock: DaemonLock
@@ -24,21 +23,29 @@ final class Daemon: Sendable {
     private let control: ControlService
     /// Stops the daemon when its data directory goes.
     private let watch: DataDirectoryWatch
-    /// The configuration in force, which SIGHUP replaces.
-    let current: Locked<DaemonConfiguration>
 
-    /// Makes the data directory private, takes its lock and opens the stores.
-    init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger) throws(LocationError) {
-        (self.source, self.configuration, self.logger) = (source, configuration, logger)
-        current = Locked(configuration)
+    /// Makes the data directory private, takes its lock and opens the stores; `signals`
+    /// (taken first of all) stop the daemon and reload its configuration.
+    init(
+        source: DaemonConfigurationSource, configuration: DaemonConfiguration, logger: Logger,
+        signals: ProcessSignals? = nil
+    ) throws(LocationError) {
+        (self.configuration, self.logger) = (configuration, logger)
         lock = try DaemonLock(directory: configuration.dataDirectory, logger: logger)
-        context = try DaemonContext.open(configuration: configuration, logger: logger)
+        var context = try DaemonContext.open(configuration: configuration, logger: logger)
+        context.signals = signals
+        context.configurationReload = ConfigurationReload(
+            source: source, configuration: configuration, regions: context.regions, logger: logger)
+        self.context = context
         watch = DataDirectoryWatch(context: context)
         control = ControlService(context: context)
     }
 
+    /// What SIGHUP does (see ``ConfigurationReload``).
+    func reload() { context.configurationReload?.reload() }
+
     /// The services, in start order; the group stops them in the reverse order.
-    private func services(signals: ProcessSignals) -> [any Service] {
+    private var services: [any Service] {
         // The listeners that record or publish follow the epochs; the views (control socket,
         // HTTP) follow deviceLocation, which has each report at once.
         var services: [any Service] = [control, watch]
@@ -50,18 +57,18 @@ final class Daemon: Sendable {
         services.append(EpochService(context: context))
         services.append(LocationSourceService(context: context))
         if configuration.http.enabled { services.append(HTTPService(context: context)) }
-        services.append(SignalService(signals: signals, reload: { [self] in reload() }, logger: logger))
+        if let signals = SignalService(context: context) { services.append(signals) }
         return services
     }
 
     /// Runs until SIGTERM or SIGINT, then stops in order; throws when a store could not be flushed.
-    func run(signals: ProcessSignals) async throws(LocationError) {
+    func run() async throws(LocationError) {
         if let restored = context.lastFix.lastFix { context.coordinator.restore(restored) }
         try await control.startListening()
         logger.info(
             "locationd running: source \(configuration.source), data in \(configuration.dataDirectory), control socket \(control.server.path)"
         )
-        let group = ServiceGroup(configuration: .daemon(services(signals: signals), logger: logger))
+        let group = ServiceGroup(configuration: .daemon(services, logger: logger))
         SystemdNotifier.notify("READY=1")
         let startupPages = StartupPages.releaseLater()
         defer { startupPages.cancel() }

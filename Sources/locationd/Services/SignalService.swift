@@ -11,9 +11,6 @@ import ServiceLifecycle
 ///
 /// A second SIGTERM during shutdown changes nothing: the stores are being flushed,
 /// and the daemon still stops as soon as they are.
-///
-/// The one service not made from the context alone: the signals are taken before the
-/// context is opened, and a reload reads the daemon's configuration source.
 struct SignalService: Service {
     let signals: ProcessSignals
     /// Re-reads the configuration; logs what it did or why it kept the old one.
@@ -29,5 +26,14 @@ struct SignalService: Service {
             }
             reload()
         }
+    }
+}
+
+extension SignalService {
+    /// The signals the context holds, and its reload; `nil` without signals.
+    init?(context: DaemonContext) {
+        guard let signals = context.signals else { return nil }
+        let reload = context.configurationReload
+        self.init(signals: signals, reload: { reload?.reload() }, logger: context.logger)
     }
 }
