@@ -42,10 +42,7 @@ extension JSONLineEncoder {
         /// Makes this node `value`: a scalar at once, anything else through its `encode(to:)`.
         func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
             switch value {
-            case let text as String:
-                var quoted = ""
-                quoted.appendJSONQuoted(text)
-                content = .scalar(quoted)
+            case let text as String: content = .scalar(text.jsonQuoted)
             case let flag as Bool: content = .scalar(flag ? "true" : "false")
             case let number as Double: content = .scalar(try Self.number(number, codingPath))
             case let number as Float: content = .scalar(try Self.number(Double(number), codingPath))

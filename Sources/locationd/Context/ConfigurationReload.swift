@@ -5,14 +5,16 @@ import Logging
 /// (the log level, the region file), names what needs a restart, and keeps everything as
 /// it is when the new one is bad.
 final class ConfigurationReload: Sendable {
-    let source: DaemonConfigurationSource
+    private let source: DaemonConfigurationSource
     /// The configuration in force, which a reload replaces.
-    let current: Locked<DaemonConfiguration>
+    private let current: Locked<DaemonConfiguration>
     private let logger: Logger
     private let regions: RegionMonitoring?
 
-    init(source: DaemonConfigurationSource, configuration: DaemonConfiguration, regions: RegionMonitoring?, logger: Logger)
-    {
+    init(
+        source: DaemonConfigurationSource, configuration: DaemonConfiguration, regions: RegionMonitoring?,
+        logger: Logger
+    ) {
         (self.source, self.regions, self.logger) = (source, regions, logger)
         current = Locked(configuration)
     }
