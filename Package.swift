@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LocationRegions", targets: ["LocationRegions"]),
         .library(name: "LocationTimeline", targets: ["LocationTimeline"]),
         .library(name: "LocationMQTT", targets: ["LocationMQTT"]),
+        .library(name: "LocationUplinks", targets: ["LocationUplinks"]),
         .executable(name: "locationd", targets: ["locationd"]),
     ],
     dependencies: [
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -45,7 +48,7 @@ let package = Package(
         .target(
             name: "LocationState",
             dependencies: [.product(name: "Logging", package: "swift-log")],
-            exclude: ["Formats", "Providers", "Stores", "Regions", "Timeline", "MQTT"]
+            exclude: ["Formats", "Providers", "Stores", "Regions", "Timeline", "MQTT", "Uplinks"]
         ),
         .target(
             name: "LocationFormats",
@@ -92,10 +95,23 @@ let package = Package(
             ],
             path: "Sources/LocationState/MQTT"
         ),
+        // Sends the fixes to HTTP servers (Traccar, Dawarich, the OwnTracks Recorder, ...)
+        // from an outbox of its own, one cursor per target.
+        .target(
+            name: "LocationUplinks",
+            dependencies: [
+                "LocationTimeline",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Sources/LocationState/Uplinks"
+        ),
         .executableTarget(
             name: "locationd",
             dependencies: [
                 "LocationMQTT",
+                "LocationUplinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,8 +128,13 @@ let package = Package(
             name: "LocationTestSupport",
             dependencies: [
                 "LocationMQTT",
+                "LocationUplinks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/LocationTestSupport"
         ),
