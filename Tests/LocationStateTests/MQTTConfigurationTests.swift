@@ -5,6 +5,7 @@ import Testing
 
 @testable import LocationMQTT
 @testable import LocationState
+import LocationTimeline
 
 @Suite(.timeLimit(.minutes(10))) struct MQTTConfigurationTests {
     private func configured(_ settings: [(String, String)]) throws(LocationError) -> MQTTConfiguration {
@@ -88,7 +89,7 @@ import Testing
         ])
         #expect(
             configuration.policy
-                == MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100, stoppedInterval: 600))
+                == PublishingPolicy(minimumInterval: 30, minimumDistance: 100, stoppedInterval: 600))
         #expect(configuration.outboxBounds == MQTTOutbox.Bounds(maximumMessages: 500, maximumAge: 172_800))
         #expect(configuration.keepAliveSeconds == 5)
         #expect(configuration.discovery)

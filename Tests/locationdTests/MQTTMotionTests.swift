@@ -2,6 +2,7 @@ import Foundation
 import LocationMQTT
 import LocationState
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 /// The daemon's motion over MQTT, against a real gpsd (gpsfake) and a real Mosquitto: a
@@ -83,7 +84,7 @@ struct MQTTMotionTests {
         // receiver says moves (none of a parked receiver's jitter and multipath); the
         // stop; then one every 15 min of the track: nothing else.
         let seconds = locations.map { $0 - Int(start.timeIntervalSince1970) }
-        let fast = track.fixes.prefix(299).filter { ($0.speed ?? 0) >= MQTTPublishingPolicy.stillSpeed }.count
+        let fast = track.fixes.prefix(299).filter { ($0.speed ?? 0) >= PublishingPolicy.stillSpeed }.count
         #expect(seconds.filter { $0 < 299 }.count <= 1 + fast, "published at \(seconds) s")
         let stop = try #require(seconds.lastIndex { $0 < 400 }, "published at \(seconds) s")
         let afterStop = Array(seconds[stop...])

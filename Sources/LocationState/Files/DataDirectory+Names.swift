@@ -13,6 +13,8 @@ extension DataDirectory {
         public static let tiles = "tiles.sqlite"
         /// The MQTT outbox (`MQTTOutbox`).
         public static let mqttOutbox = "mqtt-outbox.sqlite"
+        /// The fixes waiting for the uplinks, with each target's cursor (`UplinkOutbox`).
+        public static let uplinkOutbox = "uplink-outbox.sqlite"
         /// The timeline: stays, trips and the motion tracker's state (`TimelineStore`).
         public static let timeline = "timeline.sqlite"
         /// The folder of recorded tracks, one NMEA file a day (`TrackRecorder`).

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTimeline
 
 /// The MQTT settings of `locationd run`: flags and configuration file keys `mqtt`,
 /// `mqtt-user`, `mqtt-password-file`, `mqtt-ca-file`, `mqtt-client-id`, `mqtt-topic`,
@@ -27,7 +28,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var ownTracks: Bool?
     /// Home Assistant MQTT discovery (retained configs under `homeassistant/`).
     public var discovery = false
-    public var policy = MQTTPublishingPolicy()
+    public var policy = PublishingPolicy()
     public var outboxBounds = MQTTOutbox.Bounds()
     /// Seconds between keepalive pings; the broker sends the last will after 1.5 times this without a word.
     public var keepAliveSeconds = 60

@@ -6,7 +6,7 @@ import Testing
 @testable import LocationState
 @testable import LocationTimeline
 
-@Suite(.timeLimit(.minutes(10))) struct MQTTPublishingPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct PublishingPolicyTests {
     private static let start = Date(timeIntervalSince1970: 1_000_000)
 
     private static func fix(_ seconds: Double, north metres: Double = 0, speed: Double? = nil) -> Location {
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func everyFixWithoutAnInterval() {
-        let policy = MQTTPublishingPolicy()
+        let policy = PublishingPolicy()
         #expect(policy.shouldPublish(Self.fix(0.1), at: Self.start, last: (Self.fix(0), Self.start)))
     }
 
@@ -27,25 +27,25 @@ import Testing
         (-5.0, 0.0, true),
     ])
     func atMostOnePerIntervalUnlessMoved(seconds: Double, metres: Double, published: Bool) {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 100)
+        let policy = PublishingPolicy(minimumInterval: 30, minimumDistance: 100)
         let last = (Self.fix(0), Self.start)
         #expect(policy.shouldPublish(Self.fix(seconds, north: metres), at: Self.start, last: last) == published)
     }
 
     @Test func noDistanceRuleWhenZero() {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30, minimumDistance: 0)
+        let policy = PublishingPolicy(minimumInterval: 30, minimumDistance: 0)
         #expect(!policy.shouldPublish(Self.fix(1, north: 10_000), at: Self.start, last: (Self.fix(0), Self.start)))
     }
 
     @Test func arrivalTimesWhenAFixHasNoTime() {
-        let policy = MQTTPublishingPolicy(minimumInterval: 30)
+        let policy = PublishingPolicy(minimumInterval: 30)
         let untimed = Location(mode: .twoD, lat: 50, lon: 8, source: .gpsd)
         #expect(!policy.shouldPublish(untimed, at: Self.start.addingTimeInterval(29), last: (untimed, Self.start)))
         #expect(policy.shouldPublish(untimed, at: Self.start.addingTimeInterval(31), last: (untimed, Self.start)))
     }
 
     @Test func theFirstFixAlwaysGoesOut() {
-        #expect(MQTTPublishingPolicy(minimumInterval: 3600).shouldPublish(Self.fix(0), at: Self.start, last: nil))
+        #expect(PublishingPolicy(minimumInterval: 3600).shouldPublish(Self.fix(0), at: Self.start, last: nil))
     }
 
     @Test(arguments: [
@@ -53,7 +53,7 @@ import Testing
         (1.0, 0.0, false), (899.0, 30.0, false), (900.0, 0.0, true), (10.0, 150.0, false), (-5.0, 0.0, true),
     ])
     func aHeartbeatWhileStopped(seconds: Double, metres: Double, stopped: Bool) {
-        let policy = MQTTPublishingPolicy()
+        let policy = PublishingPolicy()
         let last = (Self.fix(0), Self.start)
         let fix = Self.fix(seconds, north: metres)
         let since = Self.start.addingTimeInterval(-600)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func noHeartbeatRuleWhenTheStoppedIntervalIsZero() {
-        let policy = MQTTPublishingPolicy(stoppedInterval: 0)
+        let policy = PublishingPolicy(stoppedInterval: 0)
         let since = Self.start.addingTimeInterval(-600)
         #expect(
             policy.shouldPublish(
@@ -87,10 +87,10 @@ import Testing
         let last = (Self.fix(0), Self.start)
         let fix = Self.fix(seconds, north: metres, speed: speed)
         for motion in [nil, Motion.unknown, .moving] {
-            #expect(MQTTPublishingPolicy().shouldPublish(fix, at: Self.start, last: last, motion: motion) == published)
+            #expect(PublishingPolicy().shouldPublish(fix, at: Self.start, last: last, motion: motion) == published)
         }
         // Without the heartbeat (stopped interval 0) every fix goes out, still or not.
         #expect(
-            MQTTPublishingPolicy(stoppedInterval: 0).shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
+            PublishingPolicy(stoppedInterval: 0).shouldPublish(fix, at: Self.start, last: last, motion: .unknown))
     }
 }

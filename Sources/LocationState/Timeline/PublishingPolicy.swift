@@ -1,8 +1,8 @@
 import Foundation
 import LocationState
-import LocationTimeline
 
-/// Which fixes go out over MQTT: OwnTracks' move mode, and a heartbeat while still.
+/// Which fixes go out, over MQTT and to the uplinks: OwnTracks' move mode, and a
+/// heartbeat while still.
 ///
 /// While moving, while the motion is unknown, or without motion tracking: with no
 /// minimum interval every fix is published; with one, a fix is published when at least
@@ -17,7 +17,7 @@ import LocationTimeline
 /// ``stillSpeed`` and the fix is within ``stillDistance`` of the last one published. A
 /// fix that moves, faster or farther, goes out at once. `stoppedInterval` 0 turns both
 /// off. Status changes are not fixes: they always go out, whatever the policy.
-public struct MQTTPublishingPolicy: Sendable, Equatable {
+public struct PublishingPolicy: Sendable, Equatable {
     /// Seconds between two published fixes at most once; 0 publishes every fix.
     public var minimumInterval: Double
     /// Metres moved that publish a fix before the interval is over; 0 for none.

@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import LocationState
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// One target's HTTP client: AsyncHTTPClient on the daemon's event loops, one kept-alive
+/// connection, TLS with the system's trust store (plus the target's CA file), the
+/// certificate and the host name always checked; redirects not followed; bounded
+/// connect and read times and answer size.
+final class UplinkClient: Sendable {
+    /// How long connecting may take, and how long the server may stay silent in a reply.
+    static let connectTimeout = TimeAmount.seconds(10)
+    static let readTimeout = TimeAmount.seconds(30)
+    /// The whole request at most, from the start of connecting.
+    static let requestTimeout = Duration.seconds(60)
+    /// Answer bodies are read up to this; the rest is not needed to understand them.
+    static let maximumAnswer = 64 * 1024
+
+    private let client: HTTPClient
+
+    /// - Throws: ``LocationError/usage(_:)`` when the CA file cannot be read.
+    init(caFile: String?, eventLoopGroup: any EventLoopGroup) throws(LocationError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        if let caFile {
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
+            } catch {
+                throw .usage("\(caFile): not a PEM certificate file the uplink can trust (\(error))")
+            }
+        }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: Self.connectTimeout, read: Self.readTimeout))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+        configuration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+    }
+
+    /// What the server answered.
+    struct Reply: Sendable {
+        var status: Int
+        var retryAfter: String?
+        var body: [UInt8]
+    }
+
+    /// Sends `request` (a POST) and reads the answer.
+    ///
+    /// - Throws: what went wrong on the way (no connection, a timeout, a reset, a TLS
+    ///   failure): always a reason to try again later, never a refusal by the server.
+    func send(_ request: UplinkRequest) async throws -> Reply {
+        var http = HTTPClientRequest(url: request.url)
+        http.method = .POST
+        for (name, value) in request.headers { http.headers.add(name: name, value: value) }
+        http.body = .bytes(ByteBuffer(bytes: request.body))
+        let response = try await client.execute(http, timeout: .seconds(Int64(Self.requestTimeout.components.seconds)))
+        var body = ByteBuffer()
+        for try await var part in response.body where body.readableBytes < Self.maximumAnswer {
+            body.writeBuffer(&part)
+        }
+        return Reply(
+            status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
+            body: Array(body.readableBytesView.prefix(Self.maximumAnswer)))
+    }
+
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+}
