@@ -96,15 +96,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
             ownTracks = try Self.flag(value, name: key, origin: origin)
         case "mqtt-discovery":
             discovery = try Self.flag(value, name: key, origin: origin)
-        case "mqtt-min-interval":
-            policy.minimumInterval = try Self.seconds(value, name: key, origin: origin)
-        case "mqtt-min-distance":
-            guard let metres = Double(value.hasSuffix("m") ? String(value.dropLast()) : value), metres >= 0,
-                metres.isFinite
-            else { throw .usage("\(origin): mqtt-min-distance must be metres, 0 or more, not \(Self.shown(value))") }
-            policy.minimumDistance = metres
-        case "mqtt-stopped-interval":
-            policy.stoppedInterval = try Self.seconds(value, name: key, origin: origin)
+        case "mqtt-min-interval", "mqtt-min-distance", "mqtt-stopped-interval":
+            try policy.apply(key: key, value: value, origin: origin)
         case "mqtt-keepalive":
             guard let seconds = Int(value.hasSuffix("s") ? String(value.dropLast()) : value),
                 (5...65_535).contains(seconds)
@@ -121,7 +114,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
             }
             outboxBounds.maximumMessages = count
         case "mqtt-outbox-max-age":
-            outboxBounds.maximumAge = try Self.seconds(value, name: key, origin: origin)
+            outboxBounds.maximumAge = try PublishingPolicy.seconds(value, name: key, origin: origin)
         default:
             return false
         }
@@ -209,21 +202,6 @@ public struct MQTTConfiguration: Sendable, Equatable {
         guard let flag = ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][value]
         else { throw .usage("\(origin): \(name) must be on or off, not \(Self.shown(value))") }
         return flag
-    }
-
-    /// Seconds, with an optional unit: `90`, `90s`, `15m`, `2h`, `7d`.
-    private static func seconds(_ value: String, name: String, origin: String) throws(LocationError) -> Double {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        var number = Substring(value)
-        var unit = 1.0
-        if let last = number.last, let factor = units[last] {
-            unit = factor
-            number = number.dropLast()
-        }
-        guard let amount = Double(number), amount >= 0, (amount * unit).isFinite else {
-            throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
-        }
-        return amount * unit
     }
 
     /// A value as an error message quotes it: whole when short, else its start and length.

@@ -78,3 +78,46 @@ public struct PublishingPolicy: Sendable, Equatable {
         return Geodesy.distance(latitude1: otherLat, longitude1: otherLon, latitude2: lat, longitude2: lon)
     }
 }
+
+extension PublishingPolicy {
+    /// Applies one of the policy's settings, `PREFIX-min-interval`, `PREFIX-min-distance` or
+    /// `PREFIX-stopped-interval` (`mqtt-…`, `uplink-…`): the same keys, units and checks
+    /// wherever the policy is used.
+    ///
+    /// - Throws: ``LocationError/usage(_:)`` naming `origin` for a value it cannot use, or
+    ///   for another key.
+    public mutating func apply(key: String, value: String, origin: String) throws(LocationError) {
+        if key.hasSuffix("-min-interval") {
+            minimumInterval = try Self.seconds(value, name: key, origin: origin)
+        } else if key.hasSuffix("-min-distance") {
+            guard let metres = Double(value.hasSuffix("m") ? String(value.dropLast()) : value), metres >= 0,
+                metres.isFinite
+            else { throw .usage("\(origin): \(key) must be metres, 0 or more, not \(Self.shown(value))") }
+            minimumDistance = metres
+        } else if key.hasSuffix("-stopped-interval") {
+            stoppedInterval = try Self.seconds(value, name: key, origin: origin)
+        } else {
+            throw .usage("\(origin): \(key) is not a publishing policy setting")
+        }
+    }
+
+    /// Seconds, with an optional unit: `90`, `90s`, `15m`, `2h`, `7d`.
+    public static func seconds(_ value: String, name: String, origin: String) throws(LocationError) -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var number = Substring(value)
+        var unit = 1.0
+        if let last = number.last, let factor = units[last] {
+            unit = factor
+            number = number.dropLast()
+        }
+        guard let amount = Double(number), amount >= 0, (amount * unit).isFinite else {
+            throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
+        }
+        return amount * unit
+    }
+
+    private static func shown(_ value: some StringProtocol) -> String {
+        guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
+        return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
+    }
+}

@@ -39,53 +39,28 @@ public struct UplinkStatus: Sendable, Equatable {
         history = target.history
     }
 
-    /// The status as one JSON object (times ISO 8601 UTC; a missing value is `null`).
-    public var json: [UInt8] {
-        var out: [UInt8] = []
-        ByteWriter.append(to: &out, capacity: 512 + 6 * (name.utf8.count + url.utf8.count + (lastAnswer?.utf8.count ?? 0))) {
-            out in
-            out.literal(#"{"name":"#)
-            out.jsonString(name)
-            out.literal(#","protocol":"#)
-            out.jsonString(`protocol`.rawValue)
-            out.literal(#","url":"#)
-            out.jsonString(url)
-            out.literal(#","history":"#)
-            out.jsonString(history.rawValue)
-            out.literal(#","state":"#)
-            out.jsonString(state.rawValue)
-            Self.time(#","lastDeliveredFix":"#, lastDeliveredFix, &out)
-            Self.time(#","lastDeliveredAt":"#, lastDeliveredAt, &out)
-            out.literal(#","delivered":"#)
-            out.integer(delivered)
-            out.literal(#","backlog":"#)
-            out.integer(backlog)
-            out.literal(#","skipped":"#)
-            out.integer(skipped)
-            out.literal(#","lastAnswer":"#)
-            if let lastAnswer { out.jsonString(lastAnswer) } else { out.literal("null") }
-            Self.time(#","nextTry":"#, nextTry, &out)
-            out.byte(UInt8(ascii: "}"))
-        }
-        return out
+}
+
+extension UplinkStatus: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, `protocol`, url, history, state, lastDeliveredFix, lastDeliveredAt, delivered, backlog, skipped
+        case lastAnswer, nextTry
     }
 
-    private static func time(_ key: StaticString, _ date: Date?, _ out: inout ByteWriter) {
-        out.literal(key)
-        guard let date else { return out.literal("null") }
-        out.byte(UInt8(ascii: "\""))
-        out.iso8601(date)
-        out.byte(UInt8(ascii: "\""))
-    }
-
-    /// Several targets' statuses as a JSON array.
-    public static func json(_ statuses: [UplinkStatus]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        for (index, status) in statuses.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out += status.json
-        }
-        out.append(UInt8(ascii: "]"))
-        return out
+    /// One JSON object; times ISO 8601 UTC, a missing value `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(`protocol`.rawValue, forKey: .protocol)
+        try container.encode(url, forKey: .url)
+        try container.encode(history.rawValue, forKey: .history)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encode(lastDeliveredFix.map(UTCCalendar.iso8601), forKey: .lastDeliveredFix)
+        try container.encode(lastDeliveredAt.map(UTCCalendar.iso8601), forKey: .lastDeliveredAt)
+        try container.encode(delivered, forKey: .delivered)
+        try container.encode(backlog, forKey: .backlog)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(lastAnswer, forKey: .lastAnswer)
+        try container.encode(nextTry.map(UTCCalendar.iso8601), forKey: .nextTry)
     }
 }

@@ -21,7 +21,8 @@ struct RunCommand: AsyncParsableCommand {
             mqtt-password-file, mqtt-ca-file, mqtt-client-id, mqtt-topic, mqtt-locationd-topic, mqtt-owntracks, \
             mqtt-discovery, \
             mqtt-min-interval, mqtt-min-distance, mqtt-stopped-interval, mqtt-keepalive, mqtt-outbox-max-messages, \
-            mqtt-outbox-max-age.
+            mqtt-outbox-max-age, and uplink (repeatable), uplink-min-interval, uplink-min-distance, \
+            uplink-stopped-interval.
             SIGTERM or SIGINT stops the source, flushes every store, removes the socket and exits 0. \
             SIGHUP reads the configuration again (log-level takes effect at once; a bad file is \
             logged and the running configuration kept) and the region file (a bad one is logged \
@@ -83,6 +84,12 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "url"))
     var mqtt: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Send the location to an HTTP server too (repeatable): osmand=URL (Traccar, Home Assistant's traccar webhook), owntracks=URL or overland=URL, then options such as name=, device=, history=; secrets only from files or the environment (docs/uplinks.md).",
+            valueName: "protocol=url"))
+    var uplink: [String] = []
+
     @OptionGroup var thresholds: TimelineThresholds
 
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
@@ -121,7 +128,9 @@ struct RunCommand: AsyncParsableCommand {
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
             ("http", http), ("mqtt", mqtt),
         ]
-        source.flags = flags.compactMap { key, value in value.map { (key, $0) } } + thresholds.settings
+        source.flags =
+            flags.compactMap { key, value in value.map { (key, $0) } } + uplink.map { ("uplink", $0) }
+            + thresholds.settings
         source.record = record
         return source
     }

@@ -3,6 +3,7 @@ import LocationMQTT
 import LocationRegions
 import LocationState
 import LocationTimeline
+import LocationUplinks
 import Logging
 
 /// Everything `locationd run` needs to know, from flags, the environment and the configuration file.
@@ -43,6 +44,8 @@ struct DaemonConfiguration: Equatable, Sendable {
     /// The HTTP server (`http`, `http-token-file`, `http-basemap`).
     var http = HTTPConfiguration()
     var mqtt = MQTTConfiguration()
+    /// The HTTP servers the fixes are sent to (`uplink`, repeatable) and their policy.
+    var uplinks = UplinkSettings()
     /// Stays, trips and motion (`stay-distance`, `stay-duration`, `stay-gap`, `max-speed`).
     var motion = MotionConfiguration()
 
@@ -71,6 +74,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if regions != other.regions { keys.append("regions") }
         keys += http.keysDiffering(from: other.http)
         if mqtt != other.mqtt { keys.append("mqtt") }
+        if uplinks != other.uplinks { keys.append("uplink") }
         let thresholds: [(String, KeyPath<MotionConfiguration, Double>)] = [
             ("stay-distance", \.stayDistance), ("stay-duration", \.stayDuration), ("stay-gap", \.stayGap),
             ("max-speed", \.maxSpeed),
@@ -124,6 +128,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         default:
             if try regions.apply(key: key, value: value, origin: origin) { return }
             if try mqtt.apply(key: key, value: value, origin: origin) { return }
+            if try uplinks.apply(key: key, value: value, origin: origin) { return }
             if try motion.apply(key: key, value: value, origin: origin) { return }
             guard try http.apply(key: key, value: value, origin: origin) else {
                 throw .usage("\(origin): unknown setting \(Self.shown(key))")
@@ -170,7 +175,7 @@ struct DaemonConfiguration: Equatable, Sendable {
                 throw .usage("\(origin): expected 'key = value', found \(Self.shown(line))")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            if let first = seen[key] {
+            if let first = seen[key], key != "uplink" {
                 throw .usage("\(origin): \(Self.shown(key)) is already set on line \(first); set it once")
             }
             seen[key] = number + 1

@@ -5,7 +5,9 @@ import LocationProviders
 import LocationState
 import LocationStores
 import LocationTimeline
+import LocationUplinks
 import Logging
+import NIOPosix
 
 extension DaemonContext {
     /// Opens what the daemon keeps in `configuration`'s data directory (the tile log, the
@@ -43,6 +45,12 @@ extension DaemonContext {
             context.mqtt = try MQTTPublisher(
                 configuration: mqtt, directory: URL(fileURLWithPath: directory), logger: logger,
                 queue: context.listeners)
+        }
+        if !configuration.uplinks.targets.isEmpty {
+            context.uplinks = try Uplinks(
+                targets: configuration.uplinks.targets, directory: URL(fileURLWithPath: directory),
+                policy: configuration.uplinks.policy, eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                logger: logger)
         }
         return context
     }

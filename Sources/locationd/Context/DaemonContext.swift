@@ -5,6 +5,7 @@ import LocationProviders
 import LocationState
 import LocationStores
 import LocationTimeline
+import LocationUplinks
 import Logging
 
 /// What the daemon's services are made from: its configuration, states, stores and
@@ -44,6 +45,8 @@ struct DaemonContext: Sendable {
     var timeline: TimelineRecorder? = nil
     /// The MQTT publisher, when MQTT is on.
     var mqtt: MQTTPublisher? = nil
+    /// The HTTP servers the fixes are sent to, when any is configured.
+    var uplinks: Uplinks? = nil
     /// The HTTP server's bearer token: read at start from `http-token-file`, or the daemon's
     /// own when its socket is shared (``HTTPToken``); `nil` when the server asks for none.
     var httpToken: [UInt8]? = nil

@@ -5,6 +5,7 @@ import LocationRegions
 import LocationState
 import LocationStores
 import LocationTimeline
+import LocationUplinks
 
 /// The JSON objects the daemon answers with, built from its states.
 ///
@@ -54,10 +55,12 @@ enum ControlAnswers {
     /// `"mqtt":{"connected":BOOL,"queued":N,"dropped":N,"stalled":BOOL}` (messages waiting in
     /// the outbox; dropped since the start, beyond its bounds, not storable or refused by
     /// libmosquitto; whether the connected broker has stopped acknowledging).
+    /// With uplinks, `"uplinks":[…]`, each target's ``UplinkStatus``.
     /// With `tiles` (the HTTP API's status), `"tiles":{"ZOOM":N,…}`, the tiles logged per zoom.
     static func status(
         _ status: ProviderStatus, fixes: Int, uptimeSeconds: Double, motion: Motion? = nil,
-        ignoredFixes: IgnoredFixes? = nil, mqtt: MQTTPublisher.Snapshot? = nil, tiles: [TileZoomSummary]? = nil
+        ignoredFixes: IgnoredFixes? = nil, mqtt: MQTTPublisher.Snapshot? = nil, uplinks: [UplinkStatus]? = nil,
+        tiles: [TileZoomSummary]? = nil
     ) -> String {
         var reason: String?
         if case .lost(_, let why, _) = status { reason = why }
@@ -70,7 +73,7 @@ enum ControlAnswers {
                 mqtt: mqtt.map {
                     .init(connected: $0.connected, queued: $0.queued, dropped: $0.dropped, stalled: $0.stalled)
                 },
-                tiles: tiles.map(TileCounts.init)))
+                uplinks: uplinks, tiles: tiles.map(TileCounts.init)))
     }
 
     /// `?REGIONS;`: `{"class":"REGIONS","file":…,"count":…,"inside":[…],"pending":[…]}`, the
@@ -166,6 +169,7 @@ enum ControlAnswers {
         /// What the motion tracker ignored, by reason, since its state began (kept across restarts).
         let ignoredFixes: IgnoredFixes?
         let mqtt: MQTT?
+        let uplinks: [UplinkStatus]?
         let tiles: TileCounts?
     }
 

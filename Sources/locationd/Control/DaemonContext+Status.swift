@@ -2,6 +2,7 @@ import Foundation
 import LocationProviders
 import LocationState
 import LocationStores
+import LocationUplinks
 
 extension DaemonContext {
     /// `?STATUS;`'s answer for `value`, with the daemon's counts, uptime and MQTT state
@@ -10,7 +11,7 @@ extension DaemonContext {
         ControlAnswers.status(
             value, fixes: counter.fixes, uptimeSeconds: now.timeIntervalSince(startedAt),
             motion: timeline?.motion.value, ignoredFixes: timeline?.tracker.ignored,
-            mqtt: mqtt?.snapshot,
+            mqtt: mqtt?.snapshot, uplinks: uplinks?.statuses.withLock { $0 },
             tiles: tiles)
     }
 }

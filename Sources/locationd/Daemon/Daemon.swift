@@ -53,6 +53,7 @@ final class Daemon: Sendable {
         services.append(ListenerService.fixCounter(context: context))
         if let regions = RegionService(context: context) { services.append(regions) }
         if let mqtt = MQTTService(context: context) { services.append(mqtt) }
+        if let uplinks = UplinkService(context: context) { services.append(uplinks) }
         // After the listeners: stopped before them, it hands on the epoch it holds.
         services.append(EpochService(context: context))
         services.append(LocationSourceService(context: context))
