@@ -11,10 +11,10 @@ import NIOSSL
 /// connect and read times and answer size.
 final class UplinkClient: Sendable {
     /// How long connecting may take, and how long the server may stay silent in a reply.
-    static let connectTimeout = TimeAmount.seconds(10)
-    static let readTimeout = TimeAmount.seconds(30)
+    static let connectTimeout = TimeAmount.seconds(5)
+    static let readTimeout = TimeAmount.seconds(20)
     /// The whole request at most, from the start of connecting.
-    static let requestTimeout = Duration.seconds(60)
+    static let requestTimeout = Duration.seconds(30)
     /// Answer bodies are read up to this; the rest is not needed to understand them.
     static let maximumAnswer = 64 * 1024
 

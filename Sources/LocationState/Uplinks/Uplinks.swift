@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import Foundation
 import LocationState
 import LocationTimeline
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Sends the device's fixes to HTTP servers, several at once, nothing lost: every fix the
 /// publishing policy lets go is appended to the ``UplinkOutbox`` once, and each target's
@@ -312,8 +314,19 @@ public actor Uplinks {
     }
 
     /// An error on the way to the server, in a few words.
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        return String(text.prefix(160)).escapedForTerminal
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return SystemCall.message(error.errnoCode) }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return "no connection within \(UplinkClient.connectTimeout.nanoseconds / 1_000_000_000) s"
+            case .readTimeout: return "no answer within \(UplinkClient.readTimeout.nanoseconds / 1_000_000_000) s"
+            case .deadlineExceeded: return "no whole answer within \(UplinkClient.requestTimeout.components.seconds) s"
+            case .remoteConnectionClosed: return "the server closed the connection before its answer was whole"
+            case .tlsHandshakeTimeout: return "TLS: no handshake in time"
+            default: break
+            }
+        }
+        if let error = error as? NIOSSLError { return "TLS: \(error)".prefix(160).escapedForTerminal }
+        return String(describing: error).prefix(160).escapedForTerminal
     }
 }

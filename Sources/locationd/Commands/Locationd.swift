@@ -12,7 +12,7 @@ struct Locationd: AsyncParsableCommand {
         version: LocationdVersion.current,
         subcommands: [
             RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ExportCommand.self,
-            RegionsCommand.self, TimelineCommand.self, PageCommand.self,
+            RegionsCommand.self, TimelineCommand.self, PageCommand.self, UplinksCommand.self,
         ]
     )
 }

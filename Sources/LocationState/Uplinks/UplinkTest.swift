@@ -1,0 +1,49 @@
+import Foundation
+import LocationState
+import NIOCore
+
+/// `locationd uplinks --test NAME`: one fix sent to one target now, outside the outbox
+/// (no cursor moves), and what the server answered.
+public enum UplinkTest {
+    /// What came back: whether it was a delivery, and the answer in the server's words.
+    public struct Result: Sendable {
+        public var delivered: Bool
+        public var answer: UplinkAnswer
+        public var words: String
+    }
+
+    /// Sends `fix` to `target` with its credentials (read now) and reads the answer.
+    ///
+    /// - Throws: ``LocationError`` when a secret or the CA file cannot be read, or the fix
+    ///   has no position or time (nothing a server would keep).
+    public static func send(
+        _ fix: Location, to target: UplinkTarget, eventLoopGroup: any EventLoopGroup,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(LocationError) -> Result {
+        let client = try UplinkClient(caFile: target.caFile, eventLoopGroup: eventLoopGroup)
+        let password = try target.password?.value(environment: environment)
+        let token = try target.token?.value(environment: environment)
+        guard
+            let request = UplinkRequest.make(
+                for: target, fixes: [UplinkOutbox.Fix(id: 0, location: fix, moving: nil)], password: password,
+                token: token),
+            !request.isEmpty
+        else {
+            await client.shutdown()
+            throw .usage("the fix has no position or no time: no \(target.protocol.rawValue) server would keep it")
+        }
+        do {
+            let reply = try await client.send(request)
+            await client.shutdown()
+            let answer = UplinkAnswer.classify(
+                target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body)
+            return Result(
+                delivered: answer == .delivered, answer: answer,
+                words: UplinkAnswer.words(status: reply.status, body: reply.body))
+        } catch {
+            await client.shutdown()
+            let words = Uplinks.describe(error)
+            return Result(delivered: false, answer: .retry(reason: words, after: nil), words: words)
+        }
+    }
+}
