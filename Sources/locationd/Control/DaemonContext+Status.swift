@@ -15,3 +15,12 @@ extension DaemonContext {
             tiles: tiles)
     }
 }
+
+extension DaemonContext {
+    /// The uplinks' states as a JSON array, as `?STATUS;`'s `uplinks` (`/api/v1/uplinks`);
+    /// nil when no uplink is configured.
+    var uplinksJSON: (@Sendable () -> String)? {
+        guard let uplinks else { return nil }
+        return { ControlAnswers.line(uplinks.statuses.withLock { $0 }) }
+    }
+}

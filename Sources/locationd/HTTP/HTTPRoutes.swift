@@ -31,6 +31,9 @@ struct HTTPRoutes: Sendable {
     var basemap: String?
     /// Motion, stays and trips (`HTTPRoutes+Timeline`), or `nil` when not kept.
     var timeline: Timeline?
+    /// The uplinks' states as a JSON array (as `?STATUS;`'s `uplinks`), or `nil` when none
+    /// is configured (`[]`).
+    var uplinks: (@Sendable () -> String)?
 
     func add(to router: Router<HTTPRequestContext>) {
         let page = HTTPPage.response(basemap: basemap)
@@ -44,6 +47,7 @@ struct HTTPRoutes: Sendable {
         router.get("/api/v1/tracks.gpx") { request, _ in try trackRange(request) }
         router.get("/api/v1/tracks/{file}") { _, context in try trackDay(context.parameters.get("file") ?? "") }
         router.get("/api/v1/timeline") { request, _ in try timelineAnswer(request) }
+        router.get("/api/v1/uplinks") { [uplinks] _, _ in HTTPAnswer.json(uplinks?() ?? "[]") }
         router.get("/api/v1/events") { _, context in eventStream(closing: context.channel) }
     }
 
@@ -51,7 +55,7 @@ struct HTTPRoutes: Sendable {
     static let index = """
         {"endpoints":["/api/v1/last","/api/v1/status","/api/v1/tiles?zoom=Z&format=geojson|txt|csv",\
         "/api/v1/tiles/stats","/api/v1/tracks","/api/v1/tracks/YYYY-MM-DD.gpx",\
-        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/timeline?day=DATE","/api/v1/events"]}
+        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/timeline?day=DATE","/api/v1/uplinks","/api/v1/events"]}
         """
 
     // MARK: - Fix and status

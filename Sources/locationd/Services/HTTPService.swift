@@ -89,7 +89,8 @@ extension HTTPService {
                 HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
                     try recorder.boundedEntries(from: from, to: to).map(\.jsonString)
                 }
-            })
+            },
+            uplinks: context.uplinksJSON)
         self.init(
             configuration: configuration.http, routes: routes, token: context.httpToken, boundURL: context.httpURL,
             logger: context.logger)
