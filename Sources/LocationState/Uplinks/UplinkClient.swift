@@ -10,18 +10,15 @@ import NIOSSL
 /// certificate and the host name always checked; redirects not followed; bounded
 /// connect and read times and answer size.
 final class UplinkClient: Sendable {
-    /// How long connecting may take, and how long the server may stay silent in a reply.
-    static let connectTimeout = TimeAmount.seconds(5)
-    static let readTimeout = TimeAmount.seconds(20)
-    /// The whole request at most, from the start of connecting.
-    static let requestTimeout = Duration.seconds(30)
     /// Answer bodies are read up to this; the rest is not needed to understand them.
     static let maximumAnswer = 64 * 1024
 
     private let client: HTTPClient
+    private let timeouts: Uplinks.Timeouts
 
     /// - Throws: ``LocationError/usage(_:)`` when the CA file cannot be read.
-    init(caFile: String?, eventLoopGroup: any EventLoopGroup) throws(LocationError) {
+    init(caFile: String?, timeouts: Uplinks.Timeouts, eventLoopGroup: any EventLoopGroup) throws(LocationError) {
+        self.timeouts = timeouts
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
@@ -33,7 +30,7 @@ final class UplinkClient: Sendable {
         }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: Self.connectTimeout, read: Self.readTimeout))
+            timeout: .init(connect: Self.amount(timeouts.connect), read: Self.amount(timeouts.read)))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
@@ -55,7 +52,7 @@ final class UplinkClient: Sendable {
         http.method = .POST
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
         http.body = .bytes(ByteBuffer(bytes: request.body))
-        let response = try await client.execute(http, timeout: .seconds(Int64(Self.requestTimeout.components.seconds)))
+        let response = try await client.execute(http, timeout: Self.amount(timeouts.request))
         var body = ByteBuffer()
         for try await var part in response.body where body.readableBytes < Self.maximumAnswer {
             body.writeBuffer(&part)
@@ -63,6 +60,10 @@ final class UplinkClient: Sendable {
         return Reply(
             status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
             body: Array(body.readableBytesView.prefix(Self.maximumAnswer)))
+    }
+
+    private static func amount(_ duration: Duration) -> TimeAmount {
+        .microseconds(duration.microseconds)
     }
 
     func shutdown() async {

@@ -20,7 +20,7 @@ public enum UplinkTest {
         _ fix: Location, to target: UplinkTarget, eventLoopGroup: any EventLoopGroup,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(LocationError) -> Result {
-        let client = try UplinkClient(caFile: target.caFile, eventLoopGroup: eventLoopGroup)
+        let client = try UplinkClient(caFile: target.caFile, timeouts: Uplinks.Timeouts(), eventLoopGroup: eventLoopGroup)
         let password = try target.password?.value(environment: environment)
         let token = try target.token?.value(environment: environment)
         guard

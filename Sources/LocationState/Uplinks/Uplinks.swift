@@ -14,7 +14,7 @@ import NIOSSL
 /// A sender sends one request at a time (one fix, or an Overland batch) and moves its
 /// cursor only when the answer says delivered (``UplinkAnswer``). A failure to reach
 /// the server, a timeout or a 5xx is retried with backoff and jitter (1 s doubling to
-/// 5 min; `Retry-After` when the server gives one); a refusal waits ``refusalRetry``.
+/// 5 min; `Retry-After` when the server gives one); a refusal waits ``Timeouts/refusalRetry``.
 /// Each episode is one log line, and its end another.
 ///
 /// After an outage, a target whose server shows the newest fix time as the current
@@ -22,8 +22,20 @@ import NIOSSL
 /// last arrival (Home Assistant) gets the backlog in order, or with `history = latest`
 /// only the newest fix.
 public actor Uplinks {
-    /// How long a refused target waits before it is tried again.
-    public static let refusalRetry = Duration.seconds(300)
+    /// How long a sender waits for the network and for a refusing server.
+    public struct Timeouts: Sendable {
+        /// Connecting at most.
+        public var connect = Duration.seconds(5)
+        /// The server's silence in a reply at most.
+        public var read = Duration.seconds(20)
+        /// A whole request at most, from the start of connecting.
+        public var request = Duration.seconds(30)
+        /// How long a refused target waits before it is tried again.
+        public var refusalRetry = Duration.seconds(300)
+
+        public init() {}
+    }
+
     /// The retries' backoff: from 1 s doubling to 5 minutes, each wait drawn between half
     /// and all of it (jitter), so that several daemons do not come back in step.
     static let retryBackoff = Backoff(initial: .seconds(1), maximum: .seconds(300))
@@ -48,6 +60,7 @@ public actor Uplinks {
     private let outbox: UplinkOutbox
     private var senders: [Sender]
     private let policy: PublishingPolicy
+    private let timeouts: Timeouts
     private let logger: Logger
     private var lastOffered: (fix: Location, at: Date)?
     private var deliveredSincePrune = 0
@@ -60,7 +73,8 @@ public actor Uplinks {
     ///   cannot be opened): one line, exit 64 or the file's code at start.
     public init(
         targets: [UplinkTarget], directory: URL, policy: PublishingPolicy = PublishingPolicy(),
-        bounds: UplinkOutbox.Bounds = UplinkOutbox.Bounds(), eventLoopGroup: any EventLoopGroup,
+        bounds: UplinkOutbox.Bounds = UplinkOutbox.Bounds(), timeouts: Timeouts = Timeouts(),
+        eventLoopGroup: any EventLoopGroup,
         logger: Logger = Logger(label: "locationd.uplinks"), environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(LocationError) {
         let outbox = try UplinkOutbox(directory: directory, bounds: bounds, logger: logger)
@@ -71,7 +85,7 @@ public actor Uplinks {
             let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             var sender = Sender(
                 target: target, key: key,
-                client: try UplinkClient(caFile: target.caFile, eventLoopGroup: eventLoopGroup),
+                client: try UplinkClient(caFile: target.caFile, timeouts: timeouts, eventLoopGroup: eventLoopGroup),
                 password: try target.password?.value(environment: environment),
                 token: try target.token?.value(environment: environment),
                 cursor: cursors[key] ?? UplinkOutbox.Cursor(delivered: outbox.newestID),
@@ -82,6 +96,7 @@ public actor Uplinks {
         self.outbox = outbox
         self.senders = senders
         self.policy = policy
+        self.timeouts = timeouts
         self.logger = logger
         statuses = Locked(senders.map(\.status))
     }
@@ -271,15 +286,15 @@ public actor Uplinks {
         case .refused(let reason):
             if status.state != .refused || status.lastAnswer != words {
                 logger.error(
-                    "\(name) refuses the fixes: \(reason); they wait in the outbox, tried again every \(Int(Self.refusalRetry.inSeconds)) s until the server or the setting changes"
+                    "\(name) refuses the fixes: \(reason); they wait in the outbox, tried again every \(Int(timeouts.refusalRetry.inSeconds)) s until the server or the setting changes"
                 )
             }
             status.state = .refused
             status.lastAnswer = words
-            status.nextTry = now.addingTimeInterval(Self.refusalRetry.inSeconds)
+            status.nextTry = now.addingTimeInterval(timeouts.refusalRetry.inSeconds)
             senders[index].sendingAhead = nil
             status.backlog = Self.backlog(senders[index], outbox)
-            return Self.refusalRetry
+            return timeouts.refusalRetry
         }
         status.backlog = Self.backlog(senders[index], outbox)
         return nil
@@ -318,9 +333,9 @@ public actor Uplinks {
         if let error = error as? IOError { return SystemCall.message(error.errnoCode) }
         if let error = error as? HTTPClientError {
             switch error {
-            case .connectTimeout: return "no connection within \(UplinkClient.connectTimeout.nanoseconds / 1_000_000_000) s"
-            case .readTimeout: return "no answer within \(UplinkClient.readTimeout.nanoseconds / 1_000_000_000) s"
-            case .deadlineExceeded: return "no whole answer within \(UplinkClient.requestTimeout.components.seconds) s"
+            case .connectTimeout: return "no connection in time"
+            case .readTimeout: return "no answer in time"
+            case .deadlineExceeded: return "no whole answer in time"
             case .remoteConnectionClosed: return "the server closed the connection before its answer was whole"
             case .tlsHandshakeTimeout: return "TLS: no handshake in time"
             default: break
