@@ -20,7 +20,7 @@ public enum UplinkTest {
         _ fix: Location, to target: UplinkTarget, eventLoopGroup: any EventLoopGroup,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(LocationError) -> Result {
-        let client = try UplinkClient(caFile: target.caFile, timeouts: Uplinks.Timeouts(), eventLoopGroup: eventLoopGroup)
+        let settings = try UplinkClient(caFile: target.caFile, timeouts: Uplinks.Timeouts())
         let password = try target.password?.value(environment: environment)
         let token = try target.token?.value(environment: environment)
         guard
@@ -29,19 +29,19 @@ public enum UplinkTest {
                 token: token),
             !request.isEmpty
         else {
-            await client.shutdown()
             throw .usage("the fix has no position or no time: no \(target.protocol.rawValue) server would keep it")
         }
+        let client = settings.open(on: eventLoopGroup)
         do {
-            let reply = try await client.send(request)
-            await client.shutdown()
+            let reply = try await settings.send(request, with: client)
+            try? await client.shutdown()
             let answer = UplinkAnswer.classify(
                 target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body)
             return Result(
                 delivered: answer == .delivered, answer: answer,
                 words: UplinkAnswer.words(status: reply.status, body: reply.body))
         } catch {
-            await client.shutdown()
+            try? await client.shutdown()
             let words = Uplinks.describe(error)
             return Result(delivered: false, answer: .retry(reason: words, after: nil), words: words)
         }

@@ -61,6 +61,7 @@ public actor Uplinks {
     private var senders: [Sender]
     private let policy: PublishingPolicy
     private let timeouts: Timeouts
+    private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private var lastOffered: (fix: Location, at: Date)?
     private var deliveredSincePrune = 0
@@ -85,7 +86,7 @@ public actor Uplinks {
             let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             var sender = Sender(
                 target: target, key: key,
-                client: try UplinkClient(caFile: target.caFile, timeouts: timeouts, eventLoopGroup: eventLoopGroup),
+                client: try UplinkClient(caFile: target.caFile, timeouts: timeouts),
                 password: try target.password?.value(environment: environment),
                 token: try target.token?.value(environment: environment),
                 cursor: cursors[key] ?? UplinkOutbox.Cursor(delivered: outbox.newestID),
@@ -96,6 +97,7 @@ public actor Uplinks {
         self.outbox = outbox
         self.senders = senders
         self.policy = policy
+        self.eventLoopGroup = eventLoopGroup
         self.timeouts = timeouts
         self.logger = logger
         statuses = Locked(senders.map(\.status))
@@ -148,16 +150,17 @@ public actor Uplinks {
 
     /// Runs every target's sender until cancelled, then closes the clients.
     public func run() async {
+        let clients = senders.map { $0.client.open(on: eventLoopGroup) }
         await withTaskGroup(of: Void.self) { group in
             for index in senders.indices {
-                let wakes = senders[index].wakes
-                group.addTask { await self.runSender(index, wakes: wakes) }
+                let (wakes, client) = (senders[index].wakes, clients[index])
+                group.addTask { await self.runSender(index, wakes: wakes, client: client) }
             }
         }
-        for sender in senders { await sender.client.shutdown() }
+        for client in clients { try? await client.shutdown() }
     }
 
-    private func runSender(_ index: Int, wakes: AsyncStream<Void>) async {
+    private func runSender(_ index: Int, wakes: AsyncStream<Void>, client: HTTPClient) async {
         var iterator = wakes.makeAsyncIterator()
         while !Task.isCancelled {
             guard let request = nextRequest(index) else {
@@ -168,11 +171,10 @@ public actor Uplinks {
                 _ = record(index, request, .delivered, words: "")
                 continue
             }
-            let client = senders[index].client
             let answer: UplinkAnswer
             let words: String
             do {
-                let reply = try await client.send(request)
+                let reply = try await senders[index].client.send(request, with: client)
                 answer = UplinkAnswer.classify(
                     senders[index].target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body)
                 words = UplinkAnswer.words(status: reply.status, body: reply.body)
