@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import LocationTestSupport
+import LocationTimeline
 import Testing
 
 @testable import LocationMQTT
 @testable import LocationState
-import LocationTimeline
 
 @Suite(.timeLimit(.minutes(10))) struct MQTTConfigurationTests {
     private func configured(_ settings: [(String, String)]) throws(LocationError) -> MQTTConfiguration {

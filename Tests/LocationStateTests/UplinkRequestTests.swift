@@ -37,7 +37,8 @@ import Testing
     @Test func aFixWithoutAPositionIsPassedOver() throws {
         let target = try Self.target("osmand=http://traccar.local:5055/")
         let request = try #require(
-            UplinkRequest.make(for: target, fixes: [Self.fix(1, position: false), Self.fix(2)], password: nil, token: nil))
+            UplinkRequest.make(
+                for: target, fixes: [Self.fix(1, position: false), Self.fix(2)], password: nil, token: nil))
         #expect(request.fixes == [1, 2] && request.url.contains("timestamp=1800000002"))
         let nothing = try #require(
             UplinkRequest.make(for: target, fixes: [Self.fix(3, position: false)], password: nil, token: nil))
@@ -80,14 +81,19 @@ import Testing
         (.owntracks, 200, "[]", .delivered),
         // Dawarich: 201 with {"result":"ok"}; a 200 without it is not a delivery.
         (.overland, 201, #"{"result":"ok"}"#, .delivered),
-        (.overland, 200, "<html>", .refused(reason: "HTTP 200: <html> without {\"result\":\"ok\"}: is the URL an Overland endpoint?")),
+        (
+            .overland, 200, "<html>",
+            .refused(reason: "HTTP 200: <html> without {\"result\":\"ok\"}: is the URL an Overland endpoint?")
+        ),
         // Traccar: an unknown device is 400 with an empty body.
         (.osmand, 400, "", .refused(reason: "HTTP 400")),
         (.owntracks, 401, "Unauthorized", .refused(reason: "HTTP 401: Unauthorized")),
         (.osmand, 405, "405: Method Not Allowed", .refused(reason: "HTTP 405: 405: Method Not Allowed")),
         (.osmand, 301, "", .refused(reason: "HTTP 301")),
-        (.overland, 500, #"{"error":"Batch creation failed"}"#,
-         .retry(reason: #"HTTP 500: {"error":"Batch creation failed"}"#, after: nil)),
+        (
+            .overland, 500, #"{"error":"Batch creation failed"}"#,
+            .retry(reason: #"HTTP 500: {"error":"Batch creation failed"}"#, after: nil)
+        ),
         (.osmand, 408, "", .retry(reason: "HTTP 408", after: nil)),
     ])
     func answersMeanWhatTheServersSay(kind: UplinkProtocol, status: Int, body: String, expected: UplinkAnswer) {

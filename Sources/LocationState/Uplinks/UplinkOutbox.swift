@@ -242,7 +242,8 @@ public final class UplinkOutbox {
             }
             for target in targets where cursors[target] == nil {
                 try db.execute(
-                    sql: "INSERT INTO cursor (target, delivered, ahead) VALUES (?, ?, NULL)", arguments: [target, newest])
+                    sql: "INSERT INTO cursor (target, delivered, ahead) VALUES (?, ?, NULL)",
+                    arguments: [target, newest])
                 cursors[target] = Cursor(delivered: newest)
             }
             return cursors

@@ -68,7 +68,9 @@ public struct UplinkRequest: Sendable {
             for fix in fixes.prefix(overlandBatch) {
                 ids.append(fix.id)
                 let motion: [OverlandMotion] = fix.moving == false ? [.stationary] : []
-                if batch.append(fix.location, motion: motion) { newest = max(newest ?? .distantPast, fix.location.time!) }
+                if batch.append(fix.location, motion: motion) {
+                    newest = max(newest ?? .distantPast, fix.location.time!)
+                }
             }
             guard batch.count > 0 else { break }
             headers.append(("Content-Type", "application/json"))

@@ -24,7 +24,8 @@ public struct UplinkSettings: Sendable, Equatable {
         key: String, value: String, origin: String, hostName: String = ProcessInfo.processInfo.hostName
     ) throws(LocationError) -> Bool {
         if key == "uplink" || Self.isNumberedUplink(key) {
-            let target = try UplinkTarget.parse(value, origin: origin, visible: origin.hasPrefix("--"), hostName: hostName)
+            let target = try UplinkTarget.parse(
+                value, origin: origin, visible: origin.hasPrefix("--"), hostName: hostName)
             if let earlier = origins[target.name], Self.layer(earlier) == Self.layer(origin) {
                 throw .usage(
                     "\(origin): a second uplink named \(target.name) (the first is at \(earlier)); give one a name=")

@@ -37,7 +37,8 @@ extension UplinkTarget {
             let key = String(word[..<equals])
             guard optionNames.contains(key) else {
                 throw .usage(
-                    "\(origin): unknown uplink option '\(key.prefix(40))' (options: \(optionNames.joined(separator: ", ")))")
+                    "\(origin): unknown uplink option '\(key.prefix(40))' (options: \(optionNames.joined(separator: ", ")))"
+                )
             }
             guard options[key] == nil else { throw .usage("\(origin): uplink option \(key) is given twice") }
             options[key] = String(word[word.index(after: equals)...])
@@ -54,7 +55,8 @@ extension UplinkTarget {
             throw .usage("\(origin): uplink device must be 1 to 128 bytes")
         }
         let name = options["name"] ?? kind.rawValue
-        guard !name.isEmpty, name.utf8.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+        guard !name.isEmpty, name.utf8.count <= 64,
+            name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
         else {
             throw .usage("\(origin): uplink name must be 1 to 64 letters, digits, '-', '_' or '.'")
         }
@@ -104,7 +106,9 @@ extension UplinkTarget {
     /// `http://server:5055/?id=DEVICE`), else the machine's name.
     private static func defaultDevice(_ kind: UplinkProtocol, url: URL, hostName: String) -> String {
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        if kind == .osmand, let id = items.first(where: { $0.name == "id" || $0.name == "deviceid" })?.value, !id.isEmpty {
+        if kind == .osmand, let id = items.first(where: { $0.name == "id" || $0.name == "deviceid" })?.value,
+            !id.isEmpty
+        {
             return id
         }
         return hostName.split(separator: ".").first.map(String.init) ?? "locationd"

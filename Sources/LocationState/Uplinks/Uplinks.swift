@@ -76,7 +76,8 @@ public actor Uplinks {
         targets: [UplinkTarget], directory: URL, policy: PublishingPolicy = PublishingPolicy(),
         bounds: UplinkOutbox.Bounds = UplinkOutbox.Bounds(), timeouts: Timeouts = Timeouts(),
         eventLoopGroup: any EventLoopGroup,
-        logger: Logger = Logger(label: "locationd.uplinks"), environment: [String: String] = ProcessInfo.processInfo.environment
+        logger: Logger = Logger(label: "locationd.uplinks"),
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(LocationError) {
         let outbox = try UplinkOutbox(directory: directory, bounds: bounds, logger: logger)
         let keys = targets.map(Self.key)
@@ -176,7 +177,8 @@ public actor Uplinks {
             do {
                 let reply = try await senders[index].client.send(request, with: client)
                 answer = UplinkAnswer.classify(
-                    senders[index].target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body)
+                    senders[index].target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body
+                )
                 words = UplinkAnswer.words(status: reply.status, body: reply.body)
             } catch {
                 words = Self.describe(error)

@@ -95,8 +95,11 @@ struct UplinksCommand: AsyncParsableCommand {
                 print("no fix known")
                 throw ExitCode(ExitStatus.noFix)
             }
-            let result = try await UplinkTest.send(fix, to: target, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-            print("\(target.name) (\(target.maskedURL)): \(result.delivered ? "delivered" : "not delivered"), \(result.words)")
+            let result = try await UplinkTest.send(
+                fix, to: target, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            print(
+                "\(target.name) (\(target.maskedURL)): \(result.delivered ? "delivered" : "not delivered"), \(result.words)"
+            )
             if !result.delivered { throw ExitCode.failure }
         } catch let error as LocationError {
             throw error.exit()
