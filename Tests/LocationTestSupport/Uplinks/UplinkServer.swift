@@ -71,6 +71,9 @@ package final class UplinkServer: Sendable {
     /// Every request received, in order of arrival, with what became of it.
     package var requests: [RecordedRequest] { core.snapshot { $0.requests } }
 
+    /// How many connections the server accepted (one for many requests when the client keeps it alive).
+    package var connectionCount: Int { core.snapshot { $0.connections } }
+
     /// The device's current position as the server picks it (``Kind/currentPosition``).
     package func current(device: String) -> StoredFix? {
         let fixes = stored.filter { $0.device == device }

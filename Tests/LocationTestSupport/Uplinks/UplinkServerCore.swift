@@ -26,8 +26,10 @@ final class UplinkServerCore: Sendable {
         var behaviour = UplinkServer.Behaviour.normal
         var stored: [StoredFix] = []
         var requests: [RecordedRequest] = []
+        /// How many connections were accepted.
+        var connections = 0
         fileprivate var listener: (any Channel)?
-        fileprivate var connections: [ObjectIdentifier: any Channel] = [:]
+        fileprivate var open: [ObjectIdentifier: any Channel] = [:]
         fileprivate var held: [Held] = []
         fileprivate var waiters: [Waiter] = []
         fileprivate var nextWaiter = 0
@@ -67,8 +69,8 @@ final class UplinkServerCore: Sendable {
     func stop() async {
         let channels = state.withLock { state in
             for held in state.held { state.requests[held.index].outcome = .closedWithoutAnswer }
-            let channels = [state.listener].compactMap { $0 } + Array(state.connections.values)
-            (state.listener, state.connections, state.held) = (nil, [:], [])
+            let channels = [state.listener].compactMap { $0 } + Array(state.open.values)
+            (state.listener, state.open, state.held) = (nil, [:], [])
             return channels
         }
         for channel in channels { try? await channel.close() }
@@ -77,16 +79,19 @@ final class UplinkServerCore: Sendable {
 
     /// Closes what is still open, without waiting: the server was released without ``stop()``.
     func abandon() {
-        let channels = state.withLock { [$0.listener].compactMap { $0 } + Array($0.connections.values) }
+        let channels = state.withLock { [$0.listener].compactMap { $0 } + Array($0.open.values) }
         for channel in channels { channel.close(promise: nil) }
     }
 
     func opened(_ channel: any Channel) {
-        state.withLock { $0.connections[ObjectIdentifier(channel)] = channel }
+        state.withLock { state in
+            state.open[ObjectIdentifier(channel)] = channel
+            state.connections += 1
+        }
     }
 
     func closed(_ channel: any Channel) {
-        state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+        state.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     func setBehaviour(_ behaviour: UplinkServer.Behaviour) {

@@ -20,7 +20,7 @@ package struct UplinkTestClient: Sendable {
     /// Sends `body` to `url` with `method` and `headers`; throws when the connection fails,
     /// closes before a whole answer, or stays silent past the read timeout.
     package func send(
-        _ method: String = "POST", _ url: String, headers: [(String, String)] = [], body: [UInt8] = []
+        _ url: String, method: String = "POST", headers: [(String, String)] = [], body: [UInt8] = []
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
@@ -36,6 +36,7 @@ package struct UplinkTestClient: Sendable {
 
 /// Runs `body` with a fresh ``UplinkTestClient`` that trusts `caFile` (when given) and gives
 /// up reading after `readTimeout`, and shuts it down after, whether `body` throws or not.
+@discardableResult
 package func withUplinkTestClient<T: Sendable>(
     trusting caFile: String? = nil, readTimeout: Duration = .seconds(30),
     _ body: (UplinkTestClient) async throws -> T
