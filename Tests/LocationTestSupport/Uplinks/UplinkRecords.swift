@@ -52,7 +52,7 @@ package struct RecordedRequest: Sendable {
     package enum Outcome: Sendable, Equatable {
         /// Not answered yet: hanging, or waiting out a slow answer.
         case pending
-        /// Answered with this status.
+        /// Answered with this status (also when the client had gone by then).
         case answered(status: Int)
         /// The connection was closed without an answer (Traccar, on a value it cannot read).
         case closedWithoutAnswer

@@ -99,6 +99,16 @@ package final class UplinkServer: Sendable {
         }
     }
 
+    /// What became of request `index` (0 the first), once it is no longer pending.
+    package func outcome(
+        ofRequest index: Int, within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> RecordedRequest.Outcome {
+        try await core.wait(for: "an outcome of request \(index)", within: limit, sourceLocation: sourceLocation) {
+            guard index < $0.requests.count, $0.requests[index].outcome != .pending else { return nil }
+            return $0.requests[index].outcome
+        }
+    }
+
     /// The requests once at least `count` have arrived (answered or not).
     package func requests(
         atLeast count: Int, within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation

@@ -34,19 +34,21 @@ package struct UplinkTestClient: Sendable {
     }
 }
 
-/// Runs `body` with a fresh ``UplinkTestClient`` that trusts `caFile` (when given) and gives
-/// up reading after `readTimeout`, and shuts it down after, whether `body` throws or not.
+/// Runs `body` with a fresh ``UplinkTestClient`` that trusts `caFile` (when given), gives up
+/// reading after `readTimeout` and connecting (with its retries, a TLS handshake's too) after
+/// `connectTimeout`, and shuts it down after, whether `body` throws or not.
 @discardableResult
 package func withUplinkTestClient<T: Sendable>(
-    trusting caFile: String? = nil, readTimeout: Duration = .seconds(30),
+    trusting caFile: String? = nil, readTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
     _ body: (UplinkTestClient) async throws -> T
 ) async throws -> T {
     var tls = TLSConfiguration.makeClientConfiguration()
     if let caFile { tls.trustRoots = .file(caFile) }
-    let seconds = readTimeout.components.seconds
-    let milliseconds = seconds * 1000 + readTimeout.components.attoseconds / 1_000_000_000_000_000
+    func amount(_ duration: Duration) -> TimeAmount {
+        .milliseconds(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
     let configuration = HTTPClient.Configuration(
-        tlsConfiguration: tls, timeout: .init(connect: .seconds(10), read: .milliseconds(milliseconds)))
+        tlsConfiguration: tls, timeout: .init(connect: amount(connectTimeout), read: amount(readTimeout)))
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     let result: Result<T, any Error>
     do {
