@@ -103,28 +103,31 @@ final class UplinkServerCore: Sendable {
         }
         for held in released {
             held.channel.eventLoop.execute {
-                self.handle(held.index, keepAlive: held.keepAlive, channel: held.channel, memory: held.memory)
+                self.handle(
+                    held.index, as: behaviour, keepAlive: held.keepAlive, channel: held.channel, memory: held.memory)
             }
         }
     }
 
-    /// A whole request arrived on `channel`: recorded, then handled as the behaviour says.
+    /// A whole request arrived on `channel`: recorded (and held, when hanging), then
+    /// handled as the behaviour says.
     func received(_ request: RecordedRequest, keepAlive: Bool, channel: any Channel, memory: ConnectionMemory) {
-        let index = state.withLock { state in
+        let (index, behaviour) = state.withLock { state in
             state.requests.append(request)
-            return state.requests.count - 1
-        }
-        notify()
-        handle(index, keepAlive: keepAlive, channel: channel, memory: memory)
-    }
-
-    private func handle(_ index: Int, keepAlive: Bool, channel: any Channel, memory: ConnectionMemory) {
-        let behaviour = state.withLock { state in
+            let index = state.requests.count - 1
             if case .hang = state.behaviour {
                 state.held.append(Held(index: index, keepAlive: keepAlive, channel: channel, memory: memory))
             }
-            return state.behaviour
+            return (index, state.behaviour)
         }
+        notify()
+        handle(index, as: behaviour, keepAlive: keepAlive, channel: channel, memory: memory)
+    }
+
+    private func handle(
+        _ index: Int, as behaviour: UplinkServer.Behaviour, keepAlive: Bool, channel: any Channel,
+        memory: ConnectionMemory
+    ) {
         switch behaviour {
         case .hang: return
         case .answer(let status, let headers, let body):
