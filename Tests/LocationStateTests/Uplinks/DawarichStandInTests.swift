@@ -112,7 +112,8 @@ import Testing
     /// (overland/params.rb:23; batches_controller.rb:11-15); a bad key a 401.
     @Test func overlandRefusals() async throws {
         let server = try await UplinkServer(.dawarichOverland(apiKey: key))
-        let integerTime = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"timestamp":1700000000}}]}"#
+        let integerTime =
+            #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"timestamp":1700000000}}]}"#
         try await withUplinkTestClient { client throws in
             let failed = try await client.send(
                 server.url + "/api/v1/overland/batches?api_key=\(key)", headers: json, body: Array(integerTime.utf8))

@@ -142,7 +142,8 @@ import Testing
     @Test func ownTracksIsStoredUnderItsTopic() async throws {
         let server = try await UplinkServer(.traccarOwnTracks(devices: ["owntracks/Anna/van"]))
         let answer = try await withUplinkTestClient {
-            try await $0.send(server.url + "/", headers: StandInFixtures.ownTracksHeaders, body: StandInFixtures.ownTracks())
+            try await $0.send(
+                server.url + "/", headers: StandInFixtures.ownTracksHeaders, body: StandInFixtures.ownTracks())
         }
         #expect(answer.status == 200)
         let fix = try #require(server.stored.first)

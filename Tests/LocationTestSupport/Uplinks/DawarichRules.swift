@@ -33,7 +33,8 @@ enum DawarichRules {
         // `lonlat` "POINT(lon lat)" (params.rb:16): PostGIS refuses what is not a number,
         // and the exception is a 500 (points_controller.rb:11-14).
         guard let longitude = coordinate(lon), let latitude = coordinate(lat), let timestamp = rubyToI(tst) else {
-            return UplinkDecision(.json(500, #"{"error":"Point creation failed"}"#), dropped: "unreadable lon, lat or tst")
+            return UplinkDecision(
+                .json(500, #"{"error":"Point creation failed"}"#), dropped: "unreadable lon, lat or tst")
         }
         var fix = StoredFix(
             device: point["tid"].flatMap(text) ?? "", latitude: latitude, longitude: longitude,
@@ -67,7 +68,8 @@ enum DawarichRules {
         // (app/controllers/api/v1/overland/batches_controller.rb:19-21).
         for feature in params["locations"]?.elements ?? [] where feature.members != nil {
             // Skipped without `geometry` or `properties.timestamp` (app/services/overland/params.rb:15).
-            guard let geometry = feature["geometry"], geometry != .null, let stamp = feature["properties"]?["timestamp"],
+            guard let geometry = feature["geometry"], geometry != .null,
+                let stamp = feature["properties"]?["timestamp"],
                 stamp != .null
             else { continue }
             let properties = feature["properties"]

@@ -107,7 +107,9 @@ enum HomeAssistantRules {
         // User and device: the topic's second and third levels (messages.py:34-53);
         // `dev_id` = slugify("user_device") (messages.py:61-62).
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count >= 3 else { return UplinkDecision(persons, dropped: "topic \(topic) has no user and device") }
+        guard levels.count >= 3 else {
+            return UplinkDecision(persons, dropped: "topic \(topic) has no user and device")
+        }
         topic = "\(levels[1])_\(levels[2])"
         // `lat`, `lon` (messages.py:64-67), as `see` reads them.
         guard let latitude = number(message["lat"]), let longitude = number(message["lon"]) else {

@@ -212,7 +212,8 @@ package indirect enum JSONValue: Sendable, Equatable {
         private mutating func unicodeEscape() -> Unicode.Scalar? {
             guard let high = hex4() else { return nil }
             if (0xD800..<0xDC00).contains(high) {
-                guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
                 else { return nil }
                 index += 2
                 guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
@@ -222,7 +223,8 @@ package indirect enum JSONValue: Sendable, Equatable {
         }
 
         private mutating func hex4() -> UInt32? {
-            guard bytes.count - index >= 4, bytes[index..<index + 4].allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }),
+            guard bytes.count - index >= 4,
+                bytes[index..<index + 4].allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit }),
                 let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
             else { return nil }
             index += 4

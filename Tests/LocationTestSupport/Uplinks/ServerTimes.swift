@@ -9,7 +9,8 @@ package enum ServerTimes {
     package static func javaZoned(_ text: String) -> Date? {
         guard
             let match = text.wholeMatch(
-                of: /(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}(?::\d{2})?)(?:\[[^\]]+\])?/
+                of:
+                    /(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}(?::\d{2})?)(?:\[[^\]]+\])?/
             )
         else { return nil }
         return date(

@@ -112,7 +112,8 @@ enum TraccarOsmAndRules {
                 if let integer = ServerNumbers.javaLong(value) {
                     let milliseconds = integer < Int64(Int32.max) ? integer &* 1000 : integer
                     time = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-                } else if let date = value.contains("T") ? ServerTimes.javaZoned(value) : ServerTimes.traccarLocal(value)
+                } else if let date = value.contains("T")
+                    ? ServerTimes.javaZoned(value) : ServerTimes.traccarLocal(value)
                 {
                     time = date
                 } else {
@@ -125,7 +126,9 @@ enum TraccarOsmAndRules {
             case "location":
                 // "lat,lon" split on commas (decoder:130-134).
                 let parts = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard parts.count >= 2, let lat = number(parts[0]), let lon = number(parts[1]) else { return unreadable }
+                guard parts.count >= 2, let lat = number(parts[0]), let lon = number(parts[1]) else {
+                    return unreadable
+                }
                 (latitude, longitude) = (lat, lon)
             case "cell":
                 // Four or five Integer.parseInt values (decoder:135-146).

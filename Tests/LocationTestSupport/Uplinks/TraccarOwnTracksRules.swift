@@ -56,7 +56,8 @@ enum TraccarOwnTracksRules {
         // `lat`, `lon` via getJsonNumber().doubleValue() (decoder:77-78).
         let latitude = try number(root, "lat")
         let longitude = try number(root, "lon")
-        var fix = StoredFix(device: device, latitude: latitude, longitude: longitude, time: Date(timeIntervalSince1970: tst))
+        var fix = StoredFix(
+            device: device, latitude: latitude, longitude: longitude, time: Date(timeIntervalSince1970: tst))
         // `vel` getInt, km/h to knots by 0.539957 (decoder:80-82; helper/UnitsConverter.java:20,31-33);
         // stored in knots, given back here in m/s.
         if root["vel"] != nil {

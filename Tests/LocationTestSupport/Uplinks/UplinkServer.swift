@@ -41,7 +41,9 @@ package final class UplinkServer: Sendable {
         let context = try tls.map { authority in
             try NIOSSLContext(
                 configuration: .makeServerConfiguration(
-                    certificateChain: try NIOSSLCertificate.fromPEMFile(authority.certificateFile).map { .certificate($0) },
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(authority.certificateFile).map {
+                        .certificate($0)
+                    },
                     privateKey: .privateKey(try NIOSSLPrivateKey(file: authority.keyFile, format: .pem))))
         }
         self.kind = kind
@@ -83,7 +85,8 @@ package final class UplinkServer: Sendable {
             return fixes.reduce(nil) { current, fix in
                 guard let current else { return fix }
                 let newer =
-                    strictlyNewer ? fix.effectiveTime > current.effectiveTime : fix.effectiveTime >= current.effectiveTime
+                    strictlyNewer
+                    ? fix.effectiveTime > current.effectiveTime : fix.effectiveTime >= current.effectiveTime
                 return newer ? fix : current
             }
         }
