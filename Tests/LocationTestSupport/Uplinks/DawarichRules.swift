@@ -16,9 +16,8 @@ enum DawarichRules {
 
     /// `POST /api/v1/owntracks/points` (config/routes.rb:280-282).
     static func decideOwnTracks(_ request: RecordedRequest, apiKey: String) -> UplinkDecision {
-        guard isRoute(request, "/api/v1/owntracks/points") else { return UplinkDecision(.text(404)) }
         let params: [String: JSONValue]
-        switch parameters(request, apiKey: apiKey) {
+        switch parameters(request, route: "/api/v1/owntracks/points", apiKey: apiKey) {
         case .refused(let decision): return decision
         case .accepted(let accepted): params = accepted
         }
@@ -37,7 +36,7 @@ enum DawarichRules {
                 .json(500, #"{"error":"Point creation failed"}"#), dropped: "unreadable lon, lat or tst")
         }
         var fix = StoredFix(
-            device: point["tid"].flatMap(text) ?? "", latitude: latitude, longitude: longitude,
+            device: point["tid"]?.text ?? "", latitude: latitude, longitude: longitude,
             // `timestamp = tst.to_i` (params.rb:26).
             time: Date(timeIntervalSince1970: Double(timestamp)), accuracy: point["acc"].flatMap(rubyToF),
             altitude: point["alt"].flatMap(rubyToF))
@@ -50,15 +49,14 @@ enum DawarichRules {
             fix.speedMetersPerSecond = point["vel"].flatMap(rubyToF)
         }
         fix.course = point["cog"].flatMap(rubyToF)
-        fix.fields = point.compactMapValues(text)
+        fix.fields = point.compactMapValues(\.text)
         return UplinkDecision(answer, kept: [fix])
     }
 
     /// `POST /api/v1/overland/batches` (config/routes.rb:276-278).
     static func decideOverland(_ request: RecordedRequest, apiKey: String) -> UplinkDecision {
-        guard isRoute(request, "/api/v1/overland/batches") else { return UplinkDecision(.text(404)) }
         let params: [String: JSONValue]
-        switch parameters(request, apiKey: apiKey) {
+        switch parameters(request, route: "/api/v1/overland/batches", apiKey: apiKey) {
         case .refused(let decision): return decision
         case .accepted(let accepted): params = accepted
         }
@@ -91,7 +89,7 @@ enum DawarichRules {
                 speedMetersPerSecond: properties?["speed"].flatMap(rubyToF),
                 accuracy: properties?["horizontal_accuracy"].flatMap(rubyToF),
                 altitude: properties?["altitude"].flatMap(rubyToF), course: properties?["course"].flatMap(rubyToF))
-            for member in properties?.members ?? [] { fix.fields[member.key] = text(member.value) }
+            fix.fields = properties?.scalarFields ?? [:]
             // Duplicates inside a batch removed (overland/points_creator.rb:21).
             kept.removeAll { sameKey($0, fix) }
             kept.append(fix)
@@ -111,8 +109,12 @@ enum DawarichRules {
         case refused(UplinkDecision)
     }
 
-    /// Rails' `params` for the request, once the API key is checked.
-    private static func parameters(_ request: RecordedRequest, apiKey: String) -> Parameters {
+    /// Rails' `params` for a request to `route` (`POST`, with Rails' optional `.json`
+    /// format; another is a 404), once the API key is checked.
+    private static func parameters(_ request: RecordedRequest, route: String, apiKey: String) -> Parameters {
+        guard request.method == "POST", request.path == route || request.path == route + ".json" else {
+            return .refused(UplinkDecision(.text(404)))
+        }
         var params: [String: JSONValue] = [:]
         let type = request.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         if let type, ["application/json", "text/x-json", "application/jsonrequest"].contains(type.lowercased()),
@@ -135,11 +137,6 @@ enum DawarichRules {
         let key = params["api_key"].map { $0.string ?? "" } ?? bearer
         guard key == apiKey else { return .refused(UplinkDecision(.text(401), dropped: "API key")) }
         return .accepted(params)
-    }
-
-    /// The route, with Rails' optional `.json` format.
-    private static func isRoute(_ request: RecordedRequest, _ path: String) -> Bool {
-        request.method == "POST" && (request.path == path || request.path == path + ".json")
     }
 
     /// A permitted scalar (ActionController::Parameters): not an array or object.
@@ -186,14 +183,6 @@ enum DawarichRules {
         switch value {
         case .number: value.double
         case .string(let text): ServerNumbers.cAtof(text)
-        default: nil
-        }
-    }
-
-    private static func text(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let text), .number(let text): text
-        case .bool(let flag): String(flag)
         default: nil
         }
     }

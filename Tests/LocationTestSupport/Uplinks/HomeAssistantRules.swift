@@ -118,13 +118,7 @@ enum HomeAssistantRules {
         var fix = StoredFix(
             device: slugify(topic), latitude: latitude, longitude: longitude, time: nil, accuracy: accuracy)
         // `vel` and `cog` are attributes shown as sent (messages.py:73-80): in `fields`.
-        for member in message.members ?? [] {
-            switch member.value {
-            case .string(let text), .number(let text): fix.fields[member.key] = text
-            case .bool(let flag): fix.fields[member.key] = String(flag)
-            default: continue
-            }
-        }
+        fix.fields = message.scalarFields
         return UplinkDecision(persons, kept: [fix])
     }
 

@@ -50,6 +50,22 @@ package indirect enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// A string, a number as written, or a boolean as `true`/`false`; nil for the rest.
+    package var text: String? {
+        switch self {
+        case .string(let text), .number(let text): text
+        case .bool(let flag): String(flag)
+        default: nil
+        }
+    }
+
+    /// An object's members that have a ``text``, by key: the raw fields a stand-in records.
+    package var scalarFields: [String: String] {
+        var fields: [String: String] = [:]
+        for member in members ?? [] { fields[member.key] = member.value.text }
+        return fields
+    }
+
     /// A number's value as a `Double` (its text read in full).
     package var double: Double? {
         if case .number(let text) = self { return Double(text) }

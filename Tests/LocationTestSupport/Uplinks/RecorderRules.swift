@@ -52,13 +52,7 @@ enum RecorderRules {
         fix.accuracy = number(json["acc"])
         fix.altitude = number(json["alt"])
         fix.course = number(json["cog"])
-        for member in json.members ?? [] {
-            switch member.value {
-            case .string(let text), .number(let text): fix.fields[member.key] = text
-            case .bool(let flag): fix.fields[member.key] = String(flag)
-            default: continue
-            }
-        }
+        fix.fields = json.scalarFields
         return UplinkDecision(answer, kept: [fix])
     }
 

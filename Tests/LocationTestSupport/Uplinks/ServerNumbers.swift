@@ -33,12 +33,7 @@ package enum ServerNumbers {
     /// Python's `float()` of a string: white space trimmed, `_` between digits, `nan`,
     /// `inf`, `infinity` in any case (Home Assistant's `vol.Coerce(float)`, `cv.latitude`).
     package static func pythonFloat(_ text: String) -> Double? {
-        var body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        var negative = false
-        if let first = body.first, first == "+" || first == "-" {
-            negative = first == "-"
-            body = body.dropFirst()
-        }
+        let (negative, body) = pythonSign(text)
         let value: Double?
         switch body.lowercased() {
         case "nan": value = .nan
@@ -53,16 +48,18 @@ package enum ServerNumbers {
     /// Python's `int()` of a string: white space trimmed, an optional sign, digits with
     /// `_` between them; no decimals (Home Assistant's `vol.Coerce(int)`).
     package static func pythonInt(_ text: String) -> Int? {
-        var body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        var negative = false
-        if let first = body.first, first == "+" || first == "-" {
-            negative = first == "-"
-            body = body.dropFirst()
-        }
+        let (negative, body) = pythonSign(text)
         guard let plain = withoutUnderscores(body), !plain.isEmpty, plain.allSatisfy(\.isASCIIDigit),
             let value = Int(plain)
         else { return nil }
         return negative ? -value : value
+    }
+
+    /// `text` without white space around it, and its sign taken off.
+    private static func pythonSign(_ text: String) -> (negative: Bool, body: Substring) {
+        let body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let first = body.first, first == "+" || first == "-" else { return (false, body) }
+        return (first == "-", body.dropFirst())
     }
 
     /// C's `atof`: the longest leading part (after white space) that reads as a decimal

@@ -77,14 +77,7 @@ enum TraccarOwnTracksRules {
         for key in ["ign", "motion"] where root[key] != nil {
             guard case .bool = root[key] else { throw Unreadable(why: "\(key) is not a JSON boolean") }
         }
-        for member in root.members ?? [] {
-            switch member.value {
-            case .string(let text): fix.fields[member.key] = text
-            case .number(let text): fix.fields[member.key] = text
-            case .bool(let flag): fix.fields[member.key] = String(flag)
-            default: continue
-            }
-        }
+        fix.fields = root.scalarFields
         // 200, empty body (decoder:142).
         return UplinkDecision(.text(200), kept: [fix])
     }
