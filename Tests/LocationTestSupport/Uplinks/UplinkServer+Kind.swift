@@ -28,6 +28,11 @@ extension UplinkServer {
         /// Dawarich's `POST /api/v1/overland/batches`: 201 `{"result":"ok"}`, 401, 500
         /// `{"error":"Batch creation failed"}` on a timestamp that is not a string.
         case dawarichOverland(apiKey: String)
+        /// Reitti's `POST /api/v1/ingest/overland` with this API token; see `ReittiRules`.
+        /// The token as `?token=`, `X-API-Token` or `Authorization: Bearer`; a wrong one 401,
+        /// none a 302 to `/login`; JSON only (415); 200 `{"result":"ok"}` also for the points
+        /// it drops: without `horizontal_accuracy`, or a timestamp without a `Z`/`±HH:MM` offset.
+        case reittiOverland(token: String)
         /// Home Assistant's traccar webhook at `/api/webhook/WEBHOOK`; see
         /// `HomeAssistantRules`. POST or PUT (GET 405), fields only from the query; 422
         /// with voluptuous' message on a missing or unreadable field; 200 `Setting location
@@ -47,11 +52,12 @@ extension UplinkServer {
 
         /// Traccar: a fix not before the current one (handler/PostProcessHandler.java:49-59);
         /// the Recorder: `tst` strictly newer (recorder.c:709-733); Dawarich: by timestamp
-        /// (app/services/families/locations.rb:45); Home Assistant: every update
+        /// (app/services/families/locations.rb:45); Reitti: by fix time, as it keeps points
+        /// by their timestamp (not read further); Home Assistant: every update
         /// (traccar/device_tracker.py:178-191, owntracks `async_see`).
         package var currentPosition: CurrentPosition {
             switch self {
-            case .traccarOsmAnd, .traccarOwnTracks, .dawarichOwnTracks, .dawarichOverland:
+            case .traccarOsmAnd, .traccarOwnTracks, .dawarichOwnTracks, .dawarichOverland, .reittiOverland:
                 .byFixTime(strictlyNewer: false)
             case .recorder: .byFixTime(strictlyNewer: true)
             case .homeAssistantTraccar, .homeAssistantOwnTracks: .byArrival
@@ -75,6 +81,7 @@ extension UplinkServer {
             case .recorder: RecorderRules.decide(request)
             case .dawarichOwnTracks(let key): DawarichRules.decideOwnTracks(request, apiKey: key)
             case .dawarichOverland(let key): DawarichRules.decideOverland(request, apiKey: key)
+            case .reittiOverland(let token): ReittiRules.decideOverland(request, token: token)
             case .homeAssistantTraccar(let webhook): HomeAssistantRules.decideTraccar(request, webhook: webhook)
             case .homeAssistantOwnTracks(let webhook): HomeAssistantRules.decideOwnTracks(request, webhook: webhook)
             }
