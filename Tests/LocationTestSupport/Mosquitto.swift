@@ -13,13 +13,13 @@ package final class Mosquitto: @unchecked Sendable {
     private var pid: pid_t?
 
     /// Writes the configuration (anonymous access unless `users` is given, then a
-    /// password file made by `mosquitto_passwd -b`; TLS with `tls` as the listener's
-    /// certificate and key) and starts the broker.
+    /// password file made by `mosquitto_passwd -b`; TLS with the server certificate and
+    /// key of `tls`) and starts the broker.
     /// With `persistence`, the broker keeps its sessions (and the messages queued for
     /// them) across ``stop()`` and ``start()``, in its directory. `port`: a given one
     /// (one a daemon already tries), else a free one.
     package init(
-        users: [String: String] = [:], tls: (certificate: String, key: String)? = nil, persistence: Bool = false,
+        users: [String: String] = [:], tls: TestCertificateAuthority? = nil, persistence: Bool = false,
         port: Int? = nil
     ) async throws {
         self.port = try port ?? GPSFake.freeLoopbackPort()
@@ -44,7 +44,7 @@ package final class Mosquitto: @unchecked Sendable {
             }
             lines += ["allow_anonymous false", "password_file \(passwords)"]
         }
-        if let tls { lines += ["certfile \(tls.certificate)", "keyfile \(tls.key)"] }
+        if let tls { lines += ["certfile \(tls.certificateFile)", "keyfile \(tls.keyFile)"] }
         try (lines.joined(separator: "\n") + "\n").write(toFile: configFile, atomically: true, encoding: .utf8)
         try await start()
     }

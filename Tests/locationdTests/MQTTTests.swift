@@ -248,21 +248,14 @@ import Testing
 
     @Test func tlsWithACertificateAuthorityMadeHere() async throws {
         let directory = try TemporaryDirectory()
-        let (certificate, key) = (directory.path + "/broker.pem", directory.path + "/broker.key")
-        let made = try await runProgram(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ])
-        try #require(made.status == 0, "openssl: \(made.stderr)")
-        let broker = try await Mosquitto(tls: (certificate, key))
+        let authority = try await TestCertificateAuthority()
+        let broker = try await Mosquitto(tls: authority)
         let topic = "owntracks/test/tls"
         let subscriber = try await MosquittoSubscriber(
-            port: broker.port, topic: topic, extra: ["--cafile", certificate])
+            port: broker.port, topic: topic, extra: ["--cafile", authority.caFile])
         let daemon = try await Self.daemon(
             directory.path, broker: "mqtts://127.0.0.1:\(broker.port)", topic: topic,
-            extra: ["mqtt-ca-file": certificate])
+            extra: ["mqtt-ca-file": authority.caFile])
         let message = try await subscriber.messages.next(within: .seconds(30), "a location over TLS")
         #expect(Self.isLocation(message))
         _ = try await daemon.stop()
