@@ -1,0 +1,98 @@
+import Foundation
+import LocationState
+import LocationTestSupport
+import Testing
+
+@testable import locationd
+
+/// `locationd run --uplink` against a loopback stand-in of Traccar, fed by a real gpsd
+/// (gpsfake): a server away for a minute of fixes while the daemon is killed with
+/// SIGKILL gets every fix once it is back.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct UplinkDaemonTests {
+    private static let walk = URL(fileURLWithPath: Repository.sampleTrack("walk.nmea"))
+
+    private static func uplinks(_ daemon: DaemonProcess) -> [[String: Any]] {
+        guard let line = (try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil,
+            let status = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { return [] }
+        return status["uplinks"] as? [[String: Any]] ?? []
+    }
+
+    private static func backlog(_ daemon: DaemonProcess) -> Int {
+        uplinks(daemon).first?["backlog"] as? Int ?? -1
+    }
+
+    /// The fix times of the recorded tracks (every epoch the daemon handed on and wrote).
+    private static func recordedTimes(_ dataDirectory: String) throws -> Set<Date> {
+        let tracks = dataDirectory + "/tracks"
+        var times: Set<Date> = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: tracks) where name.hasSuffix(".nmea") {
+            let text = try String(contentsOfFile: tracks + "/" + name, encoding: .utf8)
+            let day = String(name.prefix(10))
+            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$GPRMC") || line.hasPrefix("$GNRMC") {
+                let time = line.split(separator: ",", omittingEmptySubsequences: false)[1]
+                if let date = UTCCalendar.parseISO8601(
+                    "\(day)T\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4))Z")
+                {
+                    times.insert(date)
+                }
+            }
+        }
+        return times
+    }
+
+    @Test func aServerAwayWhileTheDaemonIsKilledGetsEveryFixOnceBack() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let traccar = try await UplinkServer(.traccarOsmAnd(devices: ["van"]))
+        let gpsfake = try GPSFake(log: Self.walk, once: true)
+        defer { gpsfake.stop() }
+        let arguments = [
+            "--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--record",
+            "--uplink", "osmand=\(traccar.url)/?id=van",
+        ]
+        let first = try await DaemonProcess(dataDirectory: data, arguments: arguments)
+        try await gpsfake.startFeeding(holdingBack: 600 - 40)
+        do {
+            _ = try await traccar.stored(atLeast: 10)
+        } catch {
+            Issue.record("\(first.stderr) status: \(Self.uplinks(first)); requests: \(traccar.requests.count)")
+            throw error
+        }
+        // Away for a minute of fixes, across a SIGKILL.
+        await traccar.stop()
+        // 30 epochs (two lines each); the merger hands each on when the next begins, so 30
+        // are handed on (the last of the first feed and 29 of these): all of them in the
+        // outbox before the kill.
+        try await gpsfake.feed(lines: 60)
+        try await waitUntil(seconds: 60) { Self.backlog(first) >= 30 }
+        _ = try await first.stop(with: SIGKILL)
+        let second = try await DaemonProcess(dataDirectory: data, arguments: arguments)
+        let before = Self.backlog(second)
+        #expect(before >= 30, "the backlog survives the kill")
+        try await gpsfake.feed(lines: 60)
+        try await waitUntil(seconds: 60) { Self.backlog(second) >= before + 29 }
+        try await traccar.start()
+        try await gpsfake.feed(lines: 40)
+        try await waitUntil(seconds: 60) { Self.backlog(second) == 0 && traccar.stored.count >= 90 }
+        _ = try await second.stop()
+        let stored = traccar.stored.compactMap(\.time)
+        let recorded = try Self.recordedTimes(data)
+        // The track recorder buffers its file, so a kill costs it the last lines: the
+        // server may have more, never fewer.
+        #expect(recorded.count >= 60)
+        // Every second of the walk fed to gpsd is at the server but the epoch the killed
+        // daemon held (complete only when the next one began, which it never saw).
+        let seconds = Set(stored.map { Int($0.timeIntervalSince1970) })
+        let missing = (seconds.min()!...seconds.max()!).filter { !seconds.contains($0) }
+        #expect(missing.count <= 1, "missing: \(missing)")
+        // Every fix recorded is at the server; a duplicate only where an answer was lost
+        // (the request under way when the daemon was killed).
+        #expect(recorded.isSubset(of: Set(stored)), "missing: \(recorded.subtracting(stored).sorted())")
+        #expect(stored.count - Set(stored).count <= 1)
+        // In order, but for the newest first after the outage.
+        let outOfOrder = zip(stored, stored.dropFirst()).filter { $0 >= $1 }.count
+        #expect(outOfOrder <= 2, "\(stored)")
+        #expect(traccar.current(device: "van")?.time == stored.max())
+    }
+}
