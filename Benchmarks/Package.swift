@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "locationd", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,10 @@ let package = Package(
                 .product(name: "LocationStores", package: "locationd"),
                 .product(name: "LocationRegions", package: "locationd"),
                 .product(name: "LocationMQTT", package: "locationd"),
+                .product(name: "LocationUplinks", package: "locationd"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]

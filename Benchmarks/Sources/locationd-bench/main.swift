@@ -17,6 +17,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "soak": soak,
     "tiles-memory": tilesMemory,
     "timeline": timelineBenchmark,
+    "uplink": uplinkBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

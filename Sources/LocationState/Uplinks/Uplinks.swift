@@ -55,6 +55,8 @@ public actor Uplinks {
         var wakes: AsyncStream<Void>
         /// The fix being sent ahead of the backlog (the newest, after an outage).
         var sendingAhead: Int64?
+        /// Fixes read from the outbox and not yet delivered, oldest first.
+        var readAhead: ArraySlice<UplinkOutbox.Fix> = []
     }
 
     private let outbox: UplinkOutbox
@@ -181,6 +183,8 @@ public actor Uplinks {
                 )
                 words = UplinkAnswer.words(status: reply.status, body: reply.body)
             } catch {
+                // Stopping: the request is given up, its fixes stay for the next start.
+                if Task.isCancelled { return }
                 words = Self.describe(error)
                 answer = .retry(reason: words, after: nil)
             }
@@ -199,12 +203,12 @@ public actor Uplinks {
         var cursor = senders[index].cursor
         senders[index].sendingAhead = nil
         do {
-            var pending = try outbox.fixes(after: cursor.delivered, limit: UplinkRequest.overlandBatch)
+            var pending = try readAhead(index)
             // The backlog before the fix sent ahead is through: the cursor moves over it.
             if let ahead = cursor.ahead, pending.first.map({ $0.id >= ahead }) ?? true {
                 cursor = UplinkOutbox.Cursor(delivered: max(ahead, cursor.delivered))
                 try moveCursor(index, to: cursor)
-                pending = try outbox.fixes(after: cursor.delivered, limit: UplinkRequest.overlandBatch)
+                pending = try readAhead(index)
             }
             guard let first = pending.first else { return nil }
             let newestID = outbox.newestID
@@ -226,6 +230,21 @@ public actor Uplinks {
             return nil
         }
     }
+
+    /// The fixes after sender `index`'s cursor, from those it read ahead (one read of the
+    /// outbox serves many one-fix requests), read again when it has taken them all.
+    private func readAhead(_ index: Int) throws(LocationError) -> ArraySlice<UplinkOutbox.Fix> {
+        let delivered = senders[index].cursor.delivered
+        var fixes = senders[index].readAhead.drop { $0.id <= delivered }
+        if fixes.isEmpty {
+            fixes = try outbox.fixes(after: delivered, limit: Self.readAheadLimit)[...]
+        }
+        senders[index].readAhead = fixes
+        return fixes
+    }
+
+    /// Fixes read from the outbox at once: an Overland batch.
+    private static let readAheadLimit = UplinkRequest.overlandBatch
 
     private func request(_ index: Int, _ fixes: some Collection<UplinkOutbox.Fix>) -> UplinkRequest? {
         let sender = senders[index]
