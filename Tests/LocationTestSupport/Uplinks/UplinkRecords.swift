@@ -4,7 +4,8 @@ import Foundation
 package struct StoredFix: Sendable, Equatable {
     /// The device as the server names it (Traccar: the unique id; the Recorder:
     /// `user/device`; Home Assistant: the tracker's `dev_id`; Dawarich: the tracker id,
-    /// `tid` or `device_id`, empty without one).
+    /// `tid` or `device_id`, empty without one; PhoneTrack: the device name it chose;
+    /// Reitti: the token, whose device it is).
     package var device: String
     package var latitude: Double
     package var longitude: Double
