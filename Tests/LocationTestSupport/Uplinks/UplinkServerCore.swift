@@ -178,6 +178,7 @@ final class UplinkServerCore: Sendable {
         let decision = kind.decide(request, context: &context)
         memory.device.withLock { [device = context.connectionDevice] in $0 = device }
         state.withLock { state in
+            state.requests[index].dropped = decision.dropped
             for fix in decision.kept {
                 if kind.upserts, let row = state.stored.firstIndex(where: { DawarichRules.sameKey($0, fix) }) {
                     state.stored[row] = fix
