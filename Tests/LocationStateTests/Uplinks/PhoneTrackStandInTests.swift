@@ -46,7 +46,7 @@ import Testing
     }
 
     /// The OwnTracks JSON on `log/owntracks/TOKEN/DEVICE`: kept with its `tst`, 200 `[]`;
-    /// `vel` is not read (:1546-1570).
+    /// `vel` is not read (:1546-1570); without a JSON content type, dropped under a 200.
     @Test func ownTracksIsKept() async throws {
         let server = try await UplinkServer(kind)
         let answer = try await withUplinkTestClient {
@@ -59,6 +59,13 @@ import Testing
         #expect(server.stored.first?.time == StandInFixtures.seconds)
         #expect(server.stored.first?.speedMetersPerSecond == nil)
         #expect(server.stored.first?.device == "car")
+        // Without a JSON content type Nextcloud does not decode the body: no `lat`, and
+        // the message is ignored under a 200 (:1550-1553).
+        let untyped = try await withUplinkTestClient {
+            try await $0.send(server.url + log + "/owntracks/abc123/car", body: StandInFixtures.ownTracks())
+        }
+        #expect(untyped.status == 200)
+        #expect(server.stored.count == 1)
     }
 
     /// An Overland batch is kept under each feature's `device_id`; 200 `{"result":"ok"}`;
