@@ -62,6 +62,9 @@ package final class Mosquitto: @unchecked Sendable {
     ///
     /// Spawned with an empty signal mask: Foundation's `Process` starts children from
     /// a Dispatch thread whose mask blocks SIGTERM, and Mosquitto does not unblock it.
+    /// And with only the standard descriptors: it would otherwise inherit every socket the
+    /// test process holds (SwiftNIO's are not close-on-exec), and keep, say, another test's
+    /// stopped server listening.
     package func start() async throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -78,7 +81,13 @@ package final class Mosquitto: @unchecked Sendable {
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { word in strdup(word) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var spawned: pid_t = 0
-        let result = posix_spawn(&spawned, words[0], nil, &attributes, arguments, environ)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let addCloseFrom = try #require(
+            Self.addCloseFrom, "glibc 2.34 or later is needed (posix_spawn_file_actions_addclosefrom_np)")
+        try #require(addCloseFrom(&actions, 3) == 0, "posix_spawn_file_actions_addclosefrom_np failed")
+        let result = posix_spawn(&spawned, words[0], &actions, &attributes, arguments, environ)
         #expect(result == 0, "cannot start mosquitto: \(String(cString: strerror(result)))")
         guard result == 0 else { throw POSIXError(.ECHILD) }
         pid = spawned
@@ -97,6 +106,16 @@ package final class Mosquitto: @unchecked Sendable {
         }
         self.pid = nil
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the
+    /// Glibc module does not declare (it is a GNU extension); nil without it.
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = dlsym(
+            dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"
+        ).map {
+            unsafeBitCast(
+                $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
 
     /// Whether the child `pid` has not exited (and not been reaped).
     private static func isRunning(_ pid: pid_t) -> Bool {

@@ -53,6 +53,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.body == "[]")
         #expect(server.stored.isEmpty)
+        #expect(server.requests.first?.dropped != nil)
     }
 
     /// Only `POST /pub` publishes (http.c:1449-1452).

@@ -4,7 +4,8 @@ import Foundation
 package struct StoredFix: Sendable, Equatable {
     /// The device as the server names it (Traccar: the unique id; the Recorder:
     /// `user/device`; Home Assistant: the tracker's `dev_id`; Dawarich: the tracker id,
-    /// `tid` or `device_id`, empty without one).
+    /// `tid` or `device_id`, empty without one; PhoneTrack: the device name it chose;
+    /// Reitti: the token, whose device it is).
     package var device: String
     package var latitude: Double
     package var longitude: Double
@@ -67,6 +68,9 @@ package struct RecordedRequest: Sendable {
     package let headers: [(name: String, value: String)]
     package let body: [UInt8]
     package internal(set) var outcome: Outcome = .pending
+    /// Why the server dropped or refused what the request carried, in a few words (for a
+    /// test's message); nil when it kept it, or did not read it (``UplinkServer/Behaviour/answer(status:headers:body:)``).
+    package internal(set) var dropped: String?
 
     package init(method: String, target: String, headers: [(name: String, value: String)], body: [UInt8]) {
         self.method = method

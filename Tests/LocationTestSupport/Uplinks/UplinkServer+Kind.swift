@@ -33,6 +33,11 @@ extension UplinkServer {
         /// none a 302 to `/login`; JSON only (415); 200 `{"result":"ok"}` also for the points
         /// it drops: without `horizontal_accuracy`, or a timestamp without a `Z`/`±HH:MM` offset.
         case reittiOverland(token: String)
+        /// PhoneTrack (Nextcloud) with this session token, at `/apps/phonetrack/log/traccar/
+        /// TOKEN[/DEVICE]` (the OsmAnd query, `speed` knots back to m/s), `log/owntracks/…`
+        /// and `log/overland/TOKEN/DEVICE`; see `PhoneTrackRules`. A wrong token or no
+        /// timestamp: 403; traccar without `lat`/`lon`: 400; no de-duplication.
+        case phoneTrack(token: String)
         /// Home Assistant's traccar webhook at `/api/webhook/WEBHOOK`; see
         /// `HomeAssistantRules`. POST or PUT (GET 405), fields only from the query; 422
         /// with voluptuous' message on a missing or unreadable field; 200 `Setting location
@@ -53,11 +58,13 @@ extension UplinkServer {
         /// Traccar: a fix not before the current one (handler/PostProcessHandler.java:49-59);
         /// the Recorder: `tst` strictly newer (recorder.c:709-733); Dawarich: by timestamp
         /// (app/services/families/locations.rb:45); Reitti: by fix time, as it keeps points
-        /// by their timestamp (not read further); Home Assistant: every update
+        /// by their timestamp (not read further); PhoneTrack: `ORDER BY timestamp DESC`
+        /// (lib/Db/PointMapper.php:77-89); Home Assistant: every update
         /// (traccar/device_tracker.py:178-191, owntracks `async_see`).
         package var currentPosition: CurrentPosition {
             switch self {
-            case .traccarOsmAnd, .traccarOwnTracks, .dawarichOwnTracks, .dawarichOverland, .reittiOverland:
+            case .traccarOsmAnd, .traccarOwnTracks, .dawarichOwnTracks, .dawarichOverland, .reittiOverland,
+                .phoneTrack:
                 .byFixTime(strictlyNewer: false)
             case .recorder: .byFixTime(strictlyNewer: true)
             case .homeAssistantTraccar, .homeAssistantOwnTracks: .byArrival
@@ -82,6 +89,7 @@ extension UplinkServer {
             case .dawarichOwnTracks(let key): DawarichRules.decideOwnTracks(request, apiKey: key)
             case .dawarichOverland(let key): DawarichRules.decideOverland(request, apiKey: key)
             case .reittiOverland(let token): ReittiRules.decideOverland(request, token: token)
+            case .phoneTrack(let token): PhoneTrackRules.decide(request, token: token)
             case .homeAssistantTraccar(let webhook): HomeAssistantRules.decideTraccar(request, webhook: webhook)
             case .homeAssistantOwnTracks(let webhook): HomeAssistantRules.decideOwnTracks(request, webhook: webhook)
             }

@@ -35,8 +35,9 @@ package final class UplinkServer: Sendable {
     package let isTLS: Bool
     private let core: UplinkServerCore
 
-    /// Listens on 127.0.0.1 at `port` (else a free one), as `kind`; with `tls`, HTTPS with
-    /// the authority's server certificate.
+    /// Listens on 127.0.0.1 at `port` (else a free one below the ephemeral range, which
+    /// stays free while the server is stopped), as `kind`; with `tls`, HTTPS with the
+    /// authority's server certificate.
     package init(_ kind: Kind, tls: TestCertificateAuthority? = nil, port: Int? = nil) async throws {
         let context = try tls.map { authority in
             try NIOSSLContext(
@@ -49,7 +50,11 @@ package final class UplinkServer: Sendable {
         self.kind = kind
         isTLS = tls != nil
         core = UplinkServerCore(kind: kind, tls: context)
-        self.port = try await core.listen(port: port ?? 0)
+        if let port {
+            self.port = try await core.listen(port: port)
+        } else {
+            self.port = try await core.listenAtFreePort()
+        }
     }
 
     deinit { core.abandon() }

@@ -47,7 +47,21 @@ final class UplinkServerCore: Sendable {
 
     func snapshot<T: Sendable>(_ read: (State) -> T) -> T { state.withLock { read($0) } }
 
-    /// Binds 127.0.0.1:`port` (0: a free one) and returns the port.
+    /// Binds 127.0.0.1 at a free port below the kernel's ephemeral range (20000-31999) and
+    /// returns it: a port the kernel hands out for clients' connections could be taken by
+    /// one while the server is stopped, and ``listen(port:)`` after ``stop()`` would fail.
+    func listenAtFreePort() async throws -> Int {
+        for _ in 0..<100 {
+            do {
+                return try await listen(port: Int.random(in: 20_000..<32_000))
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                continue
+            }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    /// Binds 127.0.0.1:`port` and returns it.
     func listen(port: Int) async throws -> Int {
         let tls = tls
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -164,6 +178,7 @@ final class UplinkServerCore: Sendable {
         let decision = kind.decide(request, context: &context)
         memory.device.withLock { [device = context.connectionDevice] in $0 = device }
         state.withLock { state in
+            state.requests[index].dropped = decision.dropped
             for fix in decision.kept {
                 if kind.upserts, let row = state.stored.firstIndex(where: { DawarichRules.sameKey($0, fix) }) {
                     state.stored[row] = fix
