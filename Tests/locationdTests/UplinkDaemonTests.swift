@@ -18,6 +18,14 @@ import Testing
         return status["uplinks"] as? [[String: Any]] ?? []
     }
 
+    /// Whether the daemon's gpsd session has a device: its WATCH was taken.
+    private static func connected(_ daemon: DaemonProcess) -> Bool {
+        guard let line = (try? ControlClient.ask("?STATUS;", socketPath: daemon.socketPath)) ?? nil,
+            let status = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { return false }
+        return status["connected"] as? Bool == true
+    }
+
     private static func backlog(_ daemon: DaemonProcess) -> Int {
         uplinks(daemon).first?["backlog"] as? Int ?? -1
     }
@@ -68,6 +76,8 @@ import Testing
         try await waitUntil(seconds: 60) { Self.backlog(first) >= 30 }
         _ = try await first.stop(with: SIGKILL)
         let second = try await DaemonProcess(dataDirectory: data, arguments: arguments)
+        // Fed only once the daemon watches (gpsd keeps nothing for a client to come).
+        try await waitUntil(seconds: 60) { Self.connected(second) }
         let before = Self.backlog(second)
         #expect(before >= 30, "the backlog survives the kill")
         try await gpsfake.feed(lines: 60)
