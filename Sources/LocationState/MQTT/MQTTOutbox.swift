@@ -102,19 +102,8 @@ public final class MQTTOutbox {
     }
 
     private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
-        try SQLiteFiles.createPrivate(path)
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(1)
-        configuration.label = "locationd.mqtt-outbox"
-        // Only the daemon opens its outbox (the data directory's lock sees to that): an
-        // exclusive lock, taken once, spares each transaction its file-lock calls.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
+        let queue = try SQLiteFiles.exclusiveQueue(path, label: "locationd.mqtt-outbox")
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
             // An append writes one page: no AUTOINCREMENT (the outbox numbers its messages
             // itself) and no index on createdAt (the age bound scans the table once a minute).
             // Files made before keep AUTOINCREMENT, which explicit ids satisfy; their index goes.

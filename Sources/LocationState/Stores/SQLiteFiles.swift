@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LocationState
 import Logging
 
@@ -59,6 +60,29 @@ package enum SQLiteFiles {
             {
                 chmod(file, 0o600)
             }
+        }
+    }
+
+    /// A private (0600) WAL database that only the daemon opens, through one queue:
+    /// made 0600 before SQLite opens it (SQLite gives the -wal and -shm files the
+    /// database's mode), `synchronous = NORMAL` (a power cut may lose the last
+    /// transactions, a process kill none), and an exclusive lock taken once, which
+    /// spares each transaction its file-lock calls (the data directory's lock keeps any
+    /// other daemon out).
+    package static func exclusiveQueue(_ path: String, label: String) throws(LocationError) -> DatabaseQueue {
+        try createPrivate(path)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(1)
+        configuration.label = label
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw TileDatabase.locationError(error, path: path)
         }
     }
 

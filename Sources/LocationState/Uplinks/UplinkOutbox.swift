@@ -106,17 +106,8 @@ public final class UplinkOutbox {
     }
 
     private static func openQueue(path: String) throws(LocationError) -> DatabaseQueue {
-        try SQLiteFiles.createPrivate(path)
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(1)
-        configuration.label = "locationd.uplink-outbox"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
+        let queue = try SQLiteFiles.exclusiveQueue(path, label: "locationd.uplink-outbox")
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.write { db in
                 try db.execute(
                     sql: """
