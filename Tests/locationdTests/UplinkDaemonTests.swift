@@ -59,7 +59,9 @@ import Testing
             "--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--record",
             "--uplink", "osmand=\(traccar.url)/?id=van",
         ]
-        let first = try await DaemonProcess(dataDirectory: data, arguments: arguments)
+        // Every fix, not one per 5 s: each is checked at the server.
+        let environment = ["LOCATIOND_UPLINK_MIN_INTERVAL": "0"]
+        let first = try await DaemonProcess(dataDirectory: data, arguments: arguments, environment: environment)
         try await gpsfake.startFeeding(holdingBack: 600 - 40)
         do {
             _ = try await traccar.stored(atLeast: 10)
@@ -75,7 +77,7 @@ import Testing
         try await gpsfake.feed(lines: 60)
         try await waitUntil(seconds: 60) { Self.backlog(first) >= 30 }
         _ = try await first.stop(with: SIGKILL)
-        let second = try await DaemonProcess(dataDirectory: data, arguments: arguments)
+        let second = try await DaemonProcess(dataDirectory: data, arguments: arguments, environment: environment)
         // Fed only once the daemon watches (gpsd keeps nothing for a client to come).
         try await waitUntil(seconds: 60) { Self.connected(second) }
         let before = Self.backlog(second)

@@ -45,7 +45,7 @@ public struct UplinkRequest: Sendable {
                     continue
                 }
                 return UplinkRequest(
-                    url: osmAndURL(target.url, query: query), headers: headers, body: [], fixes: ids,
+                    url: target.osmAndPrefix + query.percentEncoded, headers: headers, body: [], fixes: ids,
                     newestTime: fix.location.time)
             }
         case .owntracks:
@@ -82,15 +82,4 @@ public struct UplinkRequest: Sendable {
 
     /// Whether the request carries nothing to send (its fixes are passed over).
     public var isEmpty: Bool { url.isEmpty }
-
-    /// The target's URL with OsmAnd's fields appended to its query, less its own `id` or
-    /// `deviceid` (the query names the device once, as the target's `device`).
-    private static func osmAndURL(_ url: URL, query: OsmAndQuery) -> String {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let kept = (components?.percentEncodedQueryItems ?? []).filter { $0.name != "id" && $0.name != "deviceid" }
-        components?.percentEncodedQuery = nil
-        let base = components?.string ?? url.absoluteString
-        let own = kept.map { $0.name + ($0.value.map { "=" + $0 } ?? "") }
-        return base + "?" + (own + [query.percentEncoded]).joined(separator: "&")
-    }
 }

@@ -13,7 +13,14 @@ import LocationTimeline
 /// `LOCATIOND_UPLINK_1` … hold one target each.
 public struct UplinkSettings: Sendable, Equatable {
     public var targets: [UplinkTarget] = []
-    public var policy = PublishingPolicy()
+    /// By default a fix every 5 s while moving (``defaultInterval``), the stop at once, and
+    /// a heartbeat every 15 minutes while parked.
+    public var policy = PublishingPolicy(minimumInterval: Self.defaultInterval)
+    /// Seconds between two fixes sent while moving, by default: the trips a server draws
+    /// keep their shape (5 s is 150 m at motorway speed), and each target costs the
+    /// daemon one request per 5 s instead of one per epoch (`uplink-min-interval = 0`
+    /// sends every fix; docs/performance.md has the cost of each).
+    public static let defaultInterval = 5.0
     /// Where each target's setting came from, by name.
     private var origins: [String: String] = [:]
 

@@ -28,6 +28,9 @@ public struct UplinkTarget: Sendable, Hashable {
     public var history: UplinkHistory
     /// A CA certificate file (PEM) trusted beside the system's store.
     public var caFile: String?
+    /// The URL an OsmAnd request starts with: the target's URL without its own `id` or
+    /// `deviceid` (the query names the device once, as `device`), up to where the fields go.
+    let osmAndPrefix: String
 
     public init(
         name: String, protocol: UplinkProtocol, url: URL, device: String, user: String? = nil,
@@ -42,6 +45,16 @@ public struct UplinkTarget: Sendable, Hashable {
         self.token = token
         self.history = history ?? (Self.isHomeAssistantWebhook(url) ? .latest : .all)
         self.caFile = caFile
+        osmAndPrefix = Self.osmAndPrefix(url)
+    }
+
+    private static func osmAndPrefix(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let kept = (components?.percentEncodedQueryItems ?? []).filter { $0.name != "id" && $0.name != "deviceid" }
+        components?.percentEncodedQuery = nil
+        let base = components?.string ?? url.absoluteString
+        let own = kept.map { $0.name + ($0.value.map { "=" + $0 } ?? "") }
+        return base + "?" + own.map { $0 + "&" }.joined()
     }
 
     /// Whether `url` is a Home Assistant webhook (`/api/webhook/ID`): Home Assistant keeps
