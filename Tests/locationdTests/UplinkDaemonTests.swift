@@ -37,7 +37,8 @@ import Testing
         for name in try FileManager.default.contentsOfDirectory(atPath: tracks) where name.hasSuffix(".nmea") {
             let text = try String(contentsOfFile: tracks + "/" + name, encoding: .utf8)
             let day = String(name.prefix(10))
-            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$GPRMC") || line.hasPrefix("$GNRMC") {
+            for line in text.split(whereSeparator: \.isNewline)
+            where line.hasPrefix("$GPRMC") || line.hasPrefix("$GNRMC") {
                 let time = line.split(separator: ",", omittingEmptySubsequences: false)[1]
                 if let date = UTCCalendar.parseISO8601(
                     "\(day)T\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4))Z")
