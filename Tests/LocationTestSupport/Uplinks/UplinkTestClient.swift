@@ -39,7 +39,7 @@ package struct UplinkTestClient: Sendable {
 /// `connectTimeout`, and shuts it down after, whether `body` throws or not.
 @discardableResult
 package func withUplinkTestClient<T: Sendable>(
-    trusting caFile: String? = nil, readTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
+    trusting caFile: String? = nil, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(60),
     _ body: (UplinkTestClient) async throws -> T
 ) async throws -> T {
     var tls = TLSConfiguration.makeClientConfiguration()
