@@ -104,13 +104,14 @@ public struct MQTTConfiguration: Sendable, Equatable {
             else {
                 // libmosquitto refuses a keepalive under 5 s at every connection attempt.
                 throw .usage(
-                    "\(origin): mqtt-keepalive must be whole seconds from 5 to 65535, not \(Self.shown(value))")
+                    "\(origin): mqtt-keepalive must be whole seconds from 5 to 65535, not \(value.quotedForMessage)")
             }
             keepAliveSeconds = seconds
         case "mqtt-outbox-max-messages":
             guard let count = Int(value), count >= 1 else {
                 throw .usage(
-                    "\(origin): mqtt-outbox-max-messages must be a whole number, 1 or more, not \(Self.shown(value))")
+                    "\(origin): mqtt-outbox-max-messages must be a whole number, 1 or more, not \(value.quotedForMessage)"
+                )
             }
             outboxBounds.maximumMessages = count
         case "mqtt-outbox-max-age":
@@ -125,7 +126,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// `mqtt://[USER@]HOST[:PORT]` or `mqtts://...`, with `[IPV6]` hosts.
     private mutating func parseURL(_ text: String, origin: String) throws(LocationError) {
         let bad = LocationError.usage(
-            "\(origin): mqtt must be mqtt://[USER@]HOST[:PORT], mqtts://[USER@]HOST[:PORT] or off, not \(Self.shown(text))"
+            "\(origin): mqtt must be mqtt://[USER@]HOST[:PORT], mqtts://[USER@]HOST[:PORT] or off, not \(text.quotedForMessage)"
         )
         var rest: Substring
         if text.hasPrefix("mqtt://") {
@@ -142,7 +143,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
             rest = rest[rest.index(after: at)...]
             guard let user, !user.isEmpty, !user.contains(":") else {
                 throw .usage(
-                    "\(origin): give the MQTT password in a file (mqtt-password-file), not in the URL \(Self.shown(text))"
+                    "\(origin): give the MQTT password in a file (mqtt-password-file), not in the URL \(text.quotedForMessage)"
                 )
             }
         }
@@ -183,30 +184,26 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 "\(origin): the MQTT topic is \(topic.utf8.count) bytes; MQTT allows at most \(maximumTopicLength)")
         }
         guard !topic.utf8.contains(0) else {
-            throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) holds a NUL byte, which MQTT does not allow")
+            throw .usage(
+                "\(origin): the MQTT topic \(topic.quotedForMessage) holds a NUL byte, which MQTT does not allow")
         }
         guard !topic.contains(where: { $0 == "+" || $0 == "#" }) else {
-            throw .usage("\(origin): the MQTT topic \(Self.shown(topic)) has a wildcard (+ or #); name one topic")
+            throw .usage("\(origin): the MQTT topic \(topic.quotedForMessage) has a wildcard (+ or #); name one topic")
         }
     }
 
     private static func checkTopicLevel(_ level: String, name: String, origin: String) throws(LocationError) {
         guard !level.isEmpty, !level.contains(where: { "+#/\0".contains($0) }) else {
             throw .usage(
-                "\(origin): \(name) \(Self.shown(level)) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
+                "\(origin): \(name) \(level.quotedForMessage) cannot be part of an MQTT topic (+, #, / or a NUL byte)")
         }
     }
 
     /// `on` or `off` (also `true`, `yes`, `false`, `no`).
     private static func flag(_ value: String, name: String, origin: String) throws(LocationError) -> Bool {
         guard let flag = ["on": true, "true": true, "yes": true, "off": false, "false": false, "no": false][value]
-        else { throw .usage("\(origin): \(name) must be on or off, not \(Self.shown(value))") }
+        else { throw .usage("\(origin): \(name) must be on or off, not \(value.quotedForMessage)") }
         return flag
     }
 
-    /// A value as an error message quotes it: whole when short, else its start and length.
-    private static func shown(_ value: some StringProtocol) -> String {
-        guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
-        return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
-    }
 }

@@ -1,4 +1,12 @@
 extension StringProtocol {
+    /// The value as an error message quotes it: whole when short, else its start and its
+    /// length, so that a megabyte of garbage in a file gives one readable line.
+    package var quotedForMessage: String {
+        let limit = 60
+        guard count > limit else { return "'\(escapedForTerminal)'" }
+        return "'\(prefix(limit).escapedForTerminal)…' (\(utf8.count) bytes)"
+    }
+
     /// The text as it may reach a terminal or a log line: what a terminal would act on
     /// instead of showing (control characters, C1 codes, line separators, bidirectional
     /// overrides) is written out, `\n`, `\r`, `\t`, `\0` or `\u{1B}`; the rest is kept.

@@ -92,7 +92,7 @@ extension PublishingPolicy {
         } else if key.hasSuffix("-min-distance") {
             guard let metres = Double(value.hasSuffix("m") ? String(value.dropLast()) : value), metres >= 0,
                 metres.isFinite
-            else { throw .usage("\(origin): \(key) must be metres, 0 or more, not \(Self.shown(value))") }
+            else { throw .usage("\(origin): \(key) must be metres, 0 or more, not \(value.quotedForMessage)") }
             minimumDistance = metres
         } else if key.hasSuffix("-stopped-interval") {
             stoppedInterval = try Self.seconds(value, name: key, origin: origin)
@@ -111,13 +111,10 @@ extension PublishingPolicy {
             number = number.dropLast()
         }
         guard let amount = Double(number), amount >= 0, (amount * unit).isFinite else {
-            throw .usage("\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(Self.shown(value))")
+            throw .usage(
+                "\(origin): \(name) must be a duration such as 30s, 15m, 2h or 7d, not \(value.quotedForMessage)")
         }
         return amount * unit
     }
 
-    private static func shown(_ value: some StringProtocol) -> String {
-        guard value.count > 60 else { return "'\(value.escapedForTerminal)'" }
-        return "'\(value.prefix(60).escapedForTerminal)…' (\(value.utf8.count) bytes)"
-    }
 }

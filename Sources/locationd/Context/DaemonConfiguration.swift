@@ -98,7 +98,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         case "socket-mode":
             guard let mode = ["0600": 0o600, "600": 0o600, "0660": 0o660, "660": 0o660][value] else {
                 throw .usage(
-                    "\(origin): socket-mode must be 0600 (owner only) or 0660 (owner and group), not \(Self.shown(value))"
+                    "\(origin): socket-mode must be 0600 (owner only) or 0660 (owner and group), not \(value.quotedForMessage)"
                 )
             }
             socketMode = UInt16(mode)
@@ -110,20 +110,20 @@ struct DaemonConfiguration: Equatable, Sendable {
                 range.contains(seconds)
             else {
                 throw .usage(
-                    "\(origin): freshness-timeout must be a number of seconds from \(range.lowerBound) to \(Int(range.upperBound)), not \(Self.shown(value))"
+                    "\(origin): freshness-timeout must be a number of seconds from \(range.lowerBound) to \(Int(range.upperBound)), not \(value.quotedForMessage)"
                 )
             }
             freshnessTimeoutSeconds = seconds
         case "log-level":
             guard let level = Logger.Level(rawValue: value.lowercased()) else {
                 throw .usage(
-                    "\(origin): log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \(Self.shown(value))"
+                    "\(origin): log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \(value.quotedForMessage)"
                 )
             }
             logLevel = level
         case "record":
             guard let flag = ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][value]
-            else { throw .usage("\(origin): record must be true or false, not \(Self.shown(value))") }
+            else { throw .usage("\(origin): record must be true or false, not \(value.quotedForMessage)") }
             record = flag
         default:
             if try regions.apply(key: key, value: value, origin: origin) { return }
@@ -131,17 +131,9 @@ struct DaemonConfiguration: Equatable, Sendable {
             if try uplinks.apply(key: key, value: value, origin: origin) { return }
             if try motion.apply(key: key, value: value, origin: origin) { return }
             guard try http.apply(key: key, value: value, origin: origin) else {
-                throw .usage("\(origin): unknown setting \(Self.shown(key))")
+                throw .usage("\(origin): unknown setting \(key.quotedForMessage)")
             }
         }
-    }
-
-    /// A value as an error message quotes it: whole when short, else its start and its length,
-    /// so that a megabyte of garbage in a file gives one readable line.
-    static func shown(_ value: some StringProtocol) -> String {
-        let limit = 60
-        guard value.count > limit else { return "'\(value.escapedForTerminal)'" }
-        return "'\(value.prefix(limit).escapedForTerminal)…' (\(value.utf8.count) bytes)"
     }
 
     /// The line up to its comment: `#` starts one at the line's start or after white
@@ -172,11 +164,11 @@ struct DaemonConfiguration: Equatable, Sendable {
             guard !line.isEmpty else { continue }
             let origin = "\(path):\(number + 1)"
             guard let equals = line.firstIndex(of: "=") else {
-                throw .usage("\(origin): expected 'key = value', found \(Self.shown(line))")
+                throw .usage("\(origin): expected 'key = value', found \(line.quotedForMessage)")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             if let first = seen[key], key != "uplink" {
-                throw .usage("\(origin): \(Self.shown(key)) is already set on line \(first); set it once")
+                throw .usage("\(origin): \(key.quotedForMessage) is already set on line \(first); set it once")
             }
             seen[key] = number + 1
             try apply(
@@ -195,7 +187,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         case "replay": throw .usage("\(origin): 'replay' needs one file: --source replay FILE")
         default:
             throw .usage(
-                "\(origin): source must be auto, gpsd, simulated or replay FILE, not \(Self.shown(words.joined(separator: " ")))"
+                "\(origin): source must be auto, gpsd, simulated or replay FILE, not \((words.joined(separator: " ")).quotedForMessage)"
             )
         }
     }
@@ -210,13 +202,13 @@ struct DaemonConfiguration: Equatable, Sendable {
         var portText: Substring?
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else {
-                throw .usage("\(origin): \(name) address \(Self.shown(text)) has '[' without ']'")
+                throw .usage("\(origin): \(name) address \(text.quotedForMessage) has '[' without ']'")
             }
             let rest = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
             if !rest.isEmpty {
                 guard rest.hasPrefix(":") else {
-                    throw .usage("\(origin): \(name) address \(Self.shown(text)) is not HOST:PORT")
+                    throw .usage("\(origin): \(name) address \(text.quotedForMessage) is not HOST:PORT")
                 }
                 portText = rest.dropFirst()
             }
@@ -231,12 +223,13 @@ struct DaemonConfiguration: Equatable, Sendable {
         var port = defaultPort
         if let portText {
             guard let value = Int(portText), ((allowsPortZero ? 0 : 1)...65535).contains(value) else {
-                throw .usage("\(origin): \(name) port must be a number from 1 to 65535, not \(Self.shown(portText))")
+                throw .usage(
+                    "\(origin): \(name) port must be a number from 1 to 65535, not \(portText.quotedForMessage)")
             }
             port = value
         }
         guard host.allSatisfy({ $0.isLetter || $0.isNumber || ".-_:".contains($0) }) else {
-            throw .usage("\(origin): \(Self.shown(host)) is not a host name or address")
+            throw .usage("\(origin): \(host.quotedForMessage) is not a host name or address")
         }
         return (host.isEmpty ? "localhost" : String(host), port)
     }
@@ -247,7 +240,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         for item in text.split(separator: ",") {
             guard let zoom = Int(item.trimmingCharacters(in: .whitespaces)), (0...22).contains(zoom) else {
                 throw .usage(
-                    "\(origin): zooms must be numbers from 0 to 22 separated by commas, not \(Self.shown(text))")
+                    "\(origin): zooms must be numbers from 0 to 22 separated by commas, not \(text.quotedForMessage)")
             }
             if !zooms.contains(zoom) { zooms.append(zoom) }
         }

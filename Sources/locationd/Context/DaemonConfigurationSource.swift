@@ -71,7 +71,7 @@ struct DaemonConfigurationSource: Sendable {
             let lines = data.split(separator: 10, omittingEmptySubsequences: false)
             let number = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
             throw .usage(
-                "\(path):\(number + 1): not UTF-8 text: \(DaemonConfiguration.shown(String.escapedForTerminal(bytes: lines[number])))"
+                "\(path):\(number + 1): not UTF-8 text: \((String.escapedForTerminal(bytes: lines[number])).quotedForMessage)"
             )
         }
         return text

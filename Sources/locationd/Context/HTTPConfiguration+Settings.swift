@@ -22,7 +22,7 @@ extension HTTPConfiguration {
             }
             guard Self.basemapOrigin(of: value) != nil else {
                 throw .usage(
-                    "\(origin): http-basemap must be an http or https URL with {z}, {x} and {y}, such as https://tile.example.org/{z}/{x}/{y}.png, not \(DaemonConfiguration.shown(value))"
+                    "\(origin): http-basemap must be an http or https URL with {z}, {x} and {y}, such as https://tile.example.org/{z}/{x}/{y}.png, not \(value.quotedForMessage)"
                 )
             }
             basemap = value
@@ -31,7 +31,7 @@ extension HTTPConfiguration {
             let isHostCharacter = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || ".-_:[]".contains(c)) }
             guard !names.isEmpty, names.allSatisfy({ $0.utf8.count <= 253 && $0.allSatisfy(isHostCharacter) }) else {
                 throw .usage(
-                    "\(origin): http-allowed-hosts must be host names or addresses separated by commas, such as gps.example.org, not \(DaemonConfiguration.shown(value))"
+                    "\(origin): http-allowed-hosts must be host names or addresses separated by commas, such as gps.example.org, not \(value.quotedForMessage)"
                 )
             }
             allowedHosts = names
