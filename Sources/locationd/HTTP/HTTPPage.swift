@@ -5,11 +5,12 @@ import Hummingbird
 ///
 /// It shows the current fix (position, accuracy, speed, source), a freshness badge
 /// (live, stale, lost, restored, simulated) whose age ticks every second, "parked for
-/// …" while the device is stopped, the day's timeline (`HTTPPage+Timeline`), the tile
-/// statistics, and a map it draws itself on a canvas in Web Mercator: the visited
-/// tiles at a chosen zoom, their max square outlined, the recent track, the position
-/// with its accuracy circle, both still while the device is stopped (`HTTPPage+Motion`);
-/// drag to pan, wheel or buttons to zoom. It reads `/api/v1/…` and follows
+/// …" while the device is stopped, the day's timeline (`HTTPPage+Timeline`), the uplink
+/// targets' states when there are any (`HTTPPage+Uplinks`), the tile statistics, and a
+/// map it draws itself on a canvas in Web Mercator: the visited tiles at a chosen zoom,
+/// their max square outlined, the recent track, the position with its accuracy circle,
+/// both still while the device is stopped (`HTTPPage+Motion`); drag to pan, wheel or
+/// buttons to zoom. It reads `/api/v1/…` and follows
 /// `/api/v1/events`. After each drawing it sets `data-tiles-drawn` on the canvas to the
 /// number of tiles in its layer, `data-track-points` to the points of its track as
 /// drawn, and `data-marker` to the position drawn (`lat,lon`).
@@ -47,6 +48,9 @@ enum HTTPPage {
         .replacingOccurrences(of: "<!--timeline-panel-->", with: timelinePanel)
         .replacingOccurrences(of: "/*timeline-script*/", with: timelineScript)
         .replacingOccurrences(of: "/*motion-script*/", with: motionScript)
+        .replacingOccurrences(of: "/*uplinks-style*/", with: uplinksStyle)
+        .replacingOccurrences(of: "<!--uplinks-panel-->", with: uplinksPanel)
+        .replacingOccurrences(of: "/*uplinks-script*/", with: uplinksScript)
 
     static let html = #"""
         <!doctype html>
@@ -91,6 +95,7 @@ enum HTTPPage {
                   border-radius:8px; padding:8px 12px; font-size:12px; color:var(--dim); display:flex; gap:14px; }
         .legend i { display:inline-block; width:12px; height:12px; margin-right:6px; vertical-align:-2px; border-radius:2px; }
         /*timeline-style*/
+        /*uplinks-style*/
         @media (max-width: 760px) { body { grid-template-columns:1fr; grid-template-rows:auto 60vh; } }
         </style>
         </head>
@@ -110,6 +115,7 @@ enum HTTPPage {
             <dt>Fixes</dt><dd id="fixes">–</dd>
           </dl>
           <!--timeline-panel-->
+          <!--uplinks-panel-->
           <h2>Tiles visited</h2>
           <table><thead><tr><th>zoom</th><th>tiles</th><th>visits</th><th>max sq.</th></tr></thead>
             <tbody id="stats"><tr><td colspan="4" class="small">no tiles logged yet</td></tr></tbody></table>
@@ -358,11 +364,13 @@ enum HTTPPage {
         }
         /*timeline-script*/
         /*motion-script*/
+        /*uplinks-script*/
         window.addEventListener("resize", resize);
         setInterval(renderPanel, 1000);
         setInterval(() => { loadStats().then(loadTiles).catch(() => {}); }, 60000);
         resize();
         Promise.allSettled([loadLast().then(loadTrack).then(loadTimeline), loadStatus(), loadStats().then(loadTiles)]).then(() => { draw(); follow(); });
+        followUplinks();
         </script>
         </body>
         </html>

@@ -3,12 +3,13 @@ import LocationProviders
 import LocationState
 import LocationTestSupport
 import LocationTimeline
+import LocationUplinks
 import Testing
 
 @testable import locationd
 
 /// The daemon's HTTP server in-process, on a free loopback port, over states the test
-/// holds: the fix, the status, the motion and the timeline's stays and trips. For the
+/// holds: the fix, the status, the motion, the timeline's stays and trips, and the uplinks. For the
 /// page in a real browser where the test must choose what the daemon knows, and when
 /// (a live fix dated now, a stop that began minutes ago).
 final class PageServer: Sendable {
@@ -18,6 +19,8 @@ final class PageServer: Sendable {
     let events = MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil)
     /// What `/api/v1/timeline` answers from: the stays and trips, closed and open.
     let entries = Locked<[TimelineEntry]>([])
+    /// What `/api/v1/uplinks` answers: the targets' states.
+    let uplinks = Locked<[UplinkStatus]>([])
     let port: Int
     private let server: Task<Void, any Error>
 
@@ -32,7 +35,7 @@ final class PageServer: Sendable {
         let logger = log.logger(level: .notice)
         let context = try DaemonContext.testing(
             directory: directory, deviceLocation: deviceLocation, status: status, logger: logger)
-        let entries = entries
+        let (entries, uplinks) = (entries, uplinks)
         let routes = HTTPRoutes(
             responder: ControlResponder(context: context), status: status,
             statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
@@ -40,7 +43,7 @@ final class PageServer: Sendable {
             tracksDirectory: URL(fileURLWithPath: directory + "/tracks"), events: HTTPEventStreams(logger: logger),
             timeline: .init(motion: motion, events: events) { from, to in
                 entries.withLock { $0.filter { everyDay || ($0.end > from && $0.start < to) }.map(\.jsonString) }
-            })
+            }, uplinks: { ControlAnswers.line(uplinks.withLock { $0 }) })
         var configuration = HTTPConfiguration()
         configuration.port = 0
         let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
