@@ -116,8 +116,8 @@ import Testing
             .refused(reason: "HTTP 200 without \"Setting location for\": is the URL a registered gpslogger webhook?")
         ),
         (
-            .gpslogger, 422, "extra keys not allowed @ data['hdop']",
-            .refused(reason: "HTTP 422: extra keys not allowed @ data['hdop']")
+            .gpslogger, 422, "expected float",
+            .refused(reason: "HTTP 422: expected float")
         ),
     ])
     func answersMeanWhatTheServersSay(kind: UplinkProtocol, status: Int, body: String, expected: UplinkAnswer) {
