@@ -8,10 +8,8 @@ import Testing
 /// (homeassistant/components/gpslogger/__init__.py, Home Assistant 2025.4.4): the body of
 /// `await request.post()` (:62) checked against WEBHOOK_SCHEMA (:41-54).
 @Suite(.timeLimit(.minutes(10))) struct GPSLoggerFormTests {
-    private let fix = Location(
-        time: Date(timeIntervalSince1970: 1_778_749_200.75), mode: .threeD, lat: 52.514_512_345_6,
-        lon: -13.350_098_765_4, altHAE: 80.2, altMSL: 35.6, speed: 10, track: 271.25, eph: 4.4, epv: 7.5,
-        satellitesUsed: 9, hdop: 0.87, source: .gpsd, device: "/dev/ttyACM0")
+    /// A fix at 12 m/s with every value the encoders send.
+    private let fix = StandInFixtures.fix
 
     /// The form body decoded as aiohttp's `request.post()` decodes it.
     private func fields(_ form: GPSLoggerForm?) throws -> [String: String] {
@@ -39,7 +37,7 @@ import Testing
         #expect(fields["device"] == "van")
         #expect(fields["latitude"] == "52.514512346" && fields["longitude"] == "-13.350098765")
         // `speed` is shown as sent; the app's %SPD is metres per second.
-        #expect(fields["speed"] == "10.000")
+        #expect(fields["speed"] == "12.000")
         #expect(fields["direction"] == "271.2500")
         // Above mean sea level when known, as the OsmAnd and OwnTracks fields.
         #expect(fields["altitude"] == "35.600")

@@ -157,8 +157,8 @@ package final class HomeAssistant: @unchecked Sendable {
     package static func webhookID(of entry: [String: Any]) throws -> String {
         let placeholders = entry["description_placeholders"] as? [String: Any]
         let url = try #require(placeholders?["webhook_url"] as? String, "no webhook_url in \(entry)")
-        let path = try #require(URL(string: url)?.path, url)
-        try #require(path.hasPrefix("/api/webhook/"), url)
+        let path = try #require(URL(string: url)?.path, "\(url)")
+        try #require(path.hasPrefix("/api/webhook/"), "\(url)")
         return String(path.dropFirst("/api/webhook/".count))
     }
 
