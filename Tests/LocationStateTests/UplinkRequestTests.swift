@@ -76,6 +76,19 @@ import Testing
         #expect(request.newestTime == Date(timeIntervalSince1970: 1_800_000_000 + Double(UplinkRequest.overlandBatch)))
     }
 
+    /// GPSLogger: the form in the body of a POST to the URL as given, one fix a request.
+    @Test func gpsloggerPostsTheFixAsAForm() throws {
+        let target = try Self.target("gpslogger=http://ha.local:8123/api/webhook/abc device=van")
+        let request = try #require(
+            UplinkRequest.make(for: target, fixes: [Self.fix(3), Self.fix(4)], password: nil, token: nil))
+        #expect(request.fixes == [3] && request.url == "http://ha.local:8123/api/webhook/abc")
+        #expect(request.headers.contains { $0 == ("Content-Type", "application/x-www-form-urlencoded") })
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == "latitude=52.500000000&longitude=13.350000000&device=van&accuracy=4.000&speed=12.000&provider=gpsd")
+        #expect(request.newestTime == Date(timeIntervalSince1970: 1_800_000_003) && target.history == .latest)
+    }
+
     @Test(arguments: [
         (UplinkProtocol.osmand, 200, "", UplinkAnswer.delivered),
         (.owntracks, 200, "[]", .delivered),
@@ -95,6 +108,17 @@ import Testing
             .retry(reason: #"HTTP 500: {"error":"Batch creation failed"}"#, after: nil)
         ),
         (.osmand, 408, "", .retry(reason: "HTTP 408", after: nil)),
+        // Home Assistant's gpslogger webhook: its handler's answer; an unknown webhook id is
+        // 200 with an empty body, a field it cannot read 422.
+        (.gpslogger, 200, "Setting location for van", .delivered),
+        (
+            .gpslogger, 200, "",
+            .refused(reason: "HTTP 200 without \"Setting location for\": is the URL a registered gpslogger webhook?")
+        ),
+        (
+            .gpslogger, 422, "expected float",
+            .refused(reason: "HTTP 422: expected float")
+        ),
     ])
     func answersMeanWhatTheServersSay(kind: UplinkProtocol, status: Int, body: String, expected: UplinkAnswer) {
         #expect(UplinkAnswer.classify(kind, status: status, retryAfter: nil, body: Array(body.utf8)) == expected)

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("traccar=http://host/", "uplink protocol must be osmand, owntracks, overland"),
+        ("traccar=http://host/", "uplink protocol must be osmand, owntracks, overland, gpslogger"),
         ("osmand", "uplink must be PROTOCOL=URL"),
         ("osmand=ftp://host/", "uplink URL must be http:// or https:// with a host"),
         ("osmand=http:///nohost", "uplink URL must be http:// or https:// with a host"),

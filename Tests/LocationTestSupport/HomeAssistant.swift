@@ -135,8 +135,10 @@ package final class HomeAssistant: @unchecked Sendable {
 
     /// Sets up integration `domain` through its config flow, as the frontend's "Add
     /// integration" does: starts the flow, submits `input` to each form (the first one's
-    /// answer creates the entry for the integrations used here).
-    package func setUp(_ domain: String, with input: [String: Any]) async throws {
+    /// answer creates the entry for the integrations used here). Returns the last answer,
+    /// the created entry (``webhookID(of:)`` reads a webhook integration's).
+    @discardableResult
+    package func setUp(_ domain: String, with input: [String: Any]) async throws -> [String: Any] {
         let flow =
             try JSONSerialization.jsonObject(
                 with: Data(try await post("/api/config/config_entries/flow", ["handler": domain]).utf8))
@@ -147,6 +149,17 @@ package final class HomeAssistant: @unchecked Sendable {
             answer = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
         }
         try #require(answer["type"] as? String == "create_entry", "\(domain)'s config flow ended with \(answer)")
+        return answer
+    }
+
+    /// The webhook id of an entry ``setUp(_:with:)`` created: the last part of the
+    /// `webhook_url` its answer shows the user (`…/api/webhook/ID`).
+    package static func webhookID(of entry: [String: Any]) throws -> String {
+        let placeholders = entry["description_placeholders"] as? [String: Any]
+        let url = try #require(placeholders?["webhook_url"] as? String, "no webhook_url in \(entry)")
+        let path = try #require(URL(string: url)?.path, "\(url)")
+        try #require(path.hasPrefix("/api/webhook/"), "\(url)")
+        return String(path.dropFirst("/api/webhook/".count))
     }
 
     /// Every entity's state object (`entity_id`, `state`, `attributes`).

@@ -123,7 +123,7 @@ import Testing
     /// A target the daemon cannot use is one line and exit 64 at start, its secret never
     /// quoted; an unreachable server is not an error (a retry).
     @Test(arguments: [
-        (["--uplink", "traccar=http://host/"], "uplink protocol must be osmand, owntracks, overland"),
+        (["--uplink", "traccar=http://host/"], "uplink protocol must be osmand, owntracks, overland, gpslogger"),
         (["--uplink", "osmand=http://me:hunter2@host/"], "use password-file= or password-env="),
         (["--uplink", "osmand=http://host/", "--uplink", "osmand=http://other/"], "a second uplink named osmand"),
         (["--uplink", "osmand=http://host/ token-env=LOCATIOND_TEST_NO_SUCH_VARIABLE"], "is not set or empty"),

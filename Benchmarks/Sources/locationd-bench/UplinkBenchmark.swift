@@ -7,7 +7,7 @@ import NIOPosix
 
 /// `locationd-bench uplink`: the uplinks' sending, through the library's `Uplinks` (the
 /// outbox, the sender, AsyncHTTPClient) to a loopback sink that answers as the servers do
-/// (200, Overland's 201 `{"result":"ok"}`), kept-alive:
+/// (200, Overland's 201 `{"result":"ok"}`, Home Assistant's `Setting location for`), kept-alive:
 ///
 /// - fix to server: a fix offered, the time until the sink has its request, one at a
 ///   time, 500 fixes per protocol; median and p99 (target: median under 5 ms);
@@ -43,9 +43,9 @@ func uplinkBenchmark() async throws {
     print(
         String(
             format:
-                "uplink: ratio %.1f vs curl (osmand backlog %.0f fixes/s vs %.0f; fix to server median osmand %.3f ms, owntracks %.3f ms, overland %.3f ms; overland backlog %.2f s)",
+                "uplink: ratio %.1f vs curl (osmand backlog %.0f fixes/s vs %.0f; fix to server median osmand %.3f ms, owntracks %.3f ms, overland %.3f ms, gpslogger %.3f ms; overland backlog %.2f s)",
             36_000 / osmand / curl, 36_000 / osmand, curl, medians["osmand"] ?? 0, medians["owntracks"] ?? 0,
-            medians["overland"] ?? 0, overland))
+            medians["overland"] ?? 0, medians["gpslogger"] ?? 0, overland))
 }
 
 private let benchStart = Date(timeIntervalSince1970: 1_800_000_000)
@@ -57,7 +57,13 @@ private func benchFix(_ index: Int) -> Location {
 }
 
 private func target(_ kind: UplinkProtocol, port: Int) throws -> UplinkTarget {
-    let path = kind == .overland ? "/api/v1/overland/batches" : kind == .owntracks ? "/pub" : "/?id=van"
+    let path =
+        switch kind {
+        case .osmand: "/?id=van"
+        case .owntracks: "/pub"
+        case .overland: "/api/v1/overland/batches"
+        case .gpslogger: "/api/webhook/bench"
+        }
     return try UplinkTarget.parse(
         "\(kind.rawValue)=http://127.0.0.1:\(port)\(path) device=van", origin: "bench", visible: false)
 }
@@ -120,7 +126,8 @@ private func curlRate(port: Int, fixes: Int) throws -> Double {
 }
 
 /// A loopback HTTP/1.1 server that answers every request at once (200 with an empty
-/// body; 201 `{"result":"ok"}` to Overland's path) and counts them, with when each came.
+/// body; 201 `{"result":"ok"}` to Overland's path; 200 `Setting location for van` to a
+/// Home Assistant webhook's) and counts them, with when each came.
 final class UplinkSink: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -171,7 +178,7 @@ final class UplinkSink: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
         private let requests: Locked<Int>
         private let lastArrival: Locked<ContinuousClock.Instant?>
-        private var overland = false
+        private var path = ""
 
         init(requests: Locked<Int>, lastArrival: Locked<ContinuousClock.Instant?>) {
             self.requests = requests
@@ -180,10 +187,12 @@ final class UplinkSink: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
-            case .head(let head): overland = head.uri.hasPrefix("/api/v1/overland")
+            case .head(let head): path = head.uri
             case .body: break
             case .end:
-                let body = overland ? #"{"result":"ok"}"# : ""
+                let overland = path.hasPrefix("/api/v1/overland")
+                let body =
+                    overland ? #"{"result":"ok"}"# : path.hasPrefix("/api/webhook/") ? "Setting location for van" : ""
                 var headers = HTTPHeaders([("Content-Length", String(body.utf8.count))])
                 if overland { headers.add(name: "Content-Type", value: "application/json") }
                 let status: HTTPResponseStatus = overland ? .created : .ok

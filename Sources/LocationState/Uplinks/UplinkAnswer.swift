@@ -19,7 +19,9 @@ public enum UplinkAnswer: Sendable, Equatable {
     ///
     /// - 2xx: delivered, except an Overland answer without `{"result":"ok"}` (the one
     ///   answer on which the Overland app deletes its points), which is refused: the URL is
-    ///   not an Overland endpoint.
+    ///   not an Overland endpoint; and a GPSLogger answer without `Setting location for`
+    ///   (Home Assistant's answer to a location it took), which is refused: Home Assistant
+    ///   answers a webhook id it does not know with 200 and an empty body, and drops the location.
     /// - 408, 425, 429, 5xx: retry (429 and 503 after their `Retry-After`).
     /// - 3xx and other 4xx: refused. Redirects are not followed: a server that moved is a
     ///   setting to change, and following one to another host would hand it the credentials.
@@ -29,10 +31,15 @@ public enum UplinkAnswer: Sendable, Equatable {
         let words = Self.words(status: status, body: body)
         switch status {
         case 200..<300:
-            guard `protocol` != .overland || OverlandBatch.isAcknowledgement(body) else {
+            switch `protocol` {
+            case .overland where !OverlandBatch.isAcknowledgement(body):
                 return .refused(reason: "\(words) without {\"result\":\"ok\"}: is the URL an Overland endpoint?")
+            case .gpslogger where !GPSLoggerForm.isAcknowledgement(body):
+                return .refused(
+                    reason: "\(words) without \"Setting location for\": is the URL a registered gpslogger webhook?")
+            default:
+                return .delivered
             }
-            return .delivered
         case 408, 425, 429, 500..<600:
             return .retry(reason: words, after: retryAfter.flatMap { Self.delay(retryAfter: $0, now: now) })
         default:

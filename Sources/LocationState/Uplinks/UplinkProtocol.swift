@@ -8,4 +8,6 @@ public enum UplinkProtocol: String, Sendable, Hashable, CaseIterable {
     case owntracks
     /// Overland's batches of GeoJSON features (Dawarich, PhoneTrack, Reitti, GeoPulse).
     case overland
+    /// The GPSLogger app's form body, one fix a request (Home Assistant's gpslogger webhook).
+    case gpslogger
 }

@@ -2,7 +2,7 @@ import Foundation
 import LocationFormats
 import LocationState
 
-/// One HTTP request to a target, for one fix (OsmAnd, OwnTracks) or a batch (Overland),
+/// One HTTP request to a target, for one fix (OsmAnd, OwnTracks, GPSLogger) or a batch (Overland),
 /// in the form its servers read (docs/uplink-servers.md): always a POST.
 public struct UplinkRequest: Sendable {
     /// The URL with its query (OsmAnd's fields are there).
@@ -60,6 +60,15 @@ public struct UplinkRequest: Sendable {
                 headers += identity?.headerFields ?? []
                 return UplinkRequest(
                     url: target.url.absoluteString, headers: headers, body: payload, fixes: ids,
+                    newestTime: fix.location.time)
+            }
+        case .gpslogger:
+            for fix in fixes {
+                ids.append(fix.id)
+                guard let form = GPSLoggerForm(fix.location, deviceID: target.device) else { continue }
+                headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+                return UplinkRequest(
+                    url: target.url.absoluteString, headers: headers, body: form.body, fixes: ids,
                     newestTime: fix.location.time)
             }
         case .overland:

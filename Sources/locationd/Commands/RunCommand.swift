@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Send the location to an HTTP server too (repeatable): osmand=URL (Traccar, Home Assistant's traccar webhook), owntracks=URL or overland=URL, then options such as name=, device=, history=; secrets only from files or the environment (docs/uplinks.md).",
+            "Send the location to an HTTP server too (repeatable): osmand=URL (Traccar, Home Assistant's traccar webhook), owntracks=URL, overland=URL or gpslogger=URL (Home Assistant's gpslogger webhook), then options such as name=, device=, history=; secrets only from files or the environment (docs/uplinks.md).",
             valueName: "protocol=url"))
     var uplink: [String] = []
 

@@ -5,11 +5,12 @@ import Testing
 
 @testable import LocationFormats
 
-/// The Home Assistant stand-ins read the traccar and owntracks webhooks as Home Assistant
-/// 2025.4.4 does (homeassistant/components/{webhook,traccar,owntracks}).
+/// The Home Assistant stand-ins read the traccar, owntracks and gpslogger webhooks as Home
+/// Assistant 2025.4.4 does (homeassistant/components/{webhook,traccar,owntracks,gpslogger}).
 @Suite(.timeLimit(.minutes(5))) struct HomeAssistantStandInTests {
     private let traccar = UplinkServer.Kind.homeAssistantTraccar(webhook: "hook1")
     private let owntracks = UplinkServer.Kind.homeAssistantOwnTracks(webhook: "hook2")
+    private let gpslogger = UplinkServer.Kind.homeAssistantGPSLogger(webhook: "hook3")
 
     /// The OsmAnd query in a POST is kept at the arrival time (the timestamp is only
     /// validated), `speed` as sent; 200 "Setting location for van" (traccar/__init__.py:42-88).
@@ -112,6 +113,55 @@ import Testing
         }
         #expect(server.stored.map(\.device) == ["anna_van", "anna_van"])
         #expect(server.stored.last?.accuracy == 1)
+    }
+
+    /// The GPSLogger form is kept at the arrival time under the device without its `-`s,
+    /// `speed` as sent; 200 "Setting location for van1" (gpslogger/__init__.py:36-88).
+    @Test func gpsLoggerFormIsKept() async throws {
+        let server = try await UplinkServer(gpslogger)
+        let answer = try await withUplinkTestClient {
+            try await $0.send(
+                server.url + "/api/webhook/hook3", headers: StandInFixtures.formHeaders,
+                body: StandInFixtures.gpsLogger(device: "van-1"))
+        }
+        #expect(answer.status == 200)
+        #expect(answer.body == "Setting location for van1")
+        let fix = try #require(server.stored.first)
+        #expect(fix.device == "van1" && fix.time == nil)
+        #expect(isClose(fix.latitude, 52.514_512_346, 1e-9) && fix.accuracy == 4.4)
+        #expect(fix.fields["speed"] == "12.000" && fix.fields["provider"] == "gpsd")
+    }
+
+    /// A field the schema does not name, one it cannot read or a missing one is a 422 with
+    /// voluptuous' message; the fields of a query or of a body under another content type
+    /// are not read (gpslogger/__init__.py:41-66; aiohttp web_request.py:709-716).
+    @Test(arguments: [
+        ("", "latitude=1&longitude=2&device=van&hdop=1", "extra keys not allowed"),
+        ("", "latitude=91&longitude=2&device=van", "invalid latitude"),
+        ("", "latitude=1&longitude=2&device=van&speed=fast", "expected float"),
+        ("", "latitude=1&device=van", "required key not provided"),
+        ("?latitude=1&longitude=2&device=van", "", "required key not provided"),
+    ])
+    func gpsLoggerUnreadableFieldIs422(query: String, form: String, message: String) async throws {
+        let server = try await UplinkServer(gpslogger)
+        let answer = try await withUplinkTestClient {
+            try await $0.send(
+                server.url + "/api/webhook/hook3" + query, headers: StandInFixtures.formHeaders, body: Array(form.utf8))
+        }
+        #expect(answer.status == 422)
+        #expect(answer.body == message)
+        #expect(server.stored.isEmpty)
+    }
+
+    /// Without a form content type the body is not read: the required fields are missing.
+    @Test func gpsLoggerNeedsTheFormContentType() async throws {
+        let server = try await UplinkServer(gpslogger)
+        let answer = try await withUplinkTestClient {
+            try await $0.send(
+                server.url + "/api/webhook/hook3", headers: [("Content-Type", "application/json")],
+                body: StandInFixtures.gpsLogger())
+        }
+        #expect(answer.status == 422 && answer.body == "required key not provided")
     }
 
     /// The current position is the last to arrive, whatever its time (device_tracker.py:178-191).

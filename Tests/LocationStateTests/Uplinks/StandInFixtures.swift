@@ -36,6 +36,14 @@ enum StandInFixtures {
         identity.headerFields.map { ($0.name, $0.value) } + [("Content-Type", "application/json")]
     }
 
+    /// `fix` (or `location`) as the GPSLogger form of device `device`.
+    static func gpsLogger(_ location: Location = fix, device: String = "van") -> [UInt8] {
+        GPSLoggerForm(location, deviceID: device)!.body
+    }
+
+    /// The GPSLogger form's content type.
+    static let formHeaders = [("Content-Type", "application/x-www-form-urlencoded")]
+
     /// An Overland batch of `locations` from device "van".
     static func overland(_ locations: [Location]) -> [UInt8] {
         var batch = OverlandBatch(deviceID: "van")

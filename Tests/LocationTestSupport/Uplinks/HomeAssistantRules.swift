@@ -1,6 +1,7 @@
 import Foundation
 
-/// Home Assistant's `traccar` and `owntracks` webhooks as they read a request, rule by rule.
+/// Home Assistant's `traccar`, `owntracks` and `gpslogger` webhooks as they read a request,
+/// rule by rule.
 ///
 /// Cited from Home Assistant 2025.4.4 (PyPI), `homeassistant/components/` + the path.
 enum HomeAssistantRules {
@@ -66,6 +67,63 @@ enum HomeAssistantRules {
             course: bearing, fields: fields)
         // 200 "Setting location for DEVICE" (:88).
         return UplinkDecision(.text(200, "Setting location for \(id)"), kept: [fix])
+    }
+
+    /// The gpslogger webhook (gpslogger/__init__.py, names from gpslogger/const.py).
+    static func decideGPSLogger(_ request: RecordedRequest, webhook: String) -> UplinkDecision {
+        if let routed = route(request, webhook: webhook) { return routed }
+        // `dict(await request.post())` (:62): aiohttp reads a body only under a form content
+        // type or an empty one (no header is application/octet-stream), trailing white space
+        // stripped, then parse_qsl (aiohttp web_request.py:709-716, 784-794); else no fields.
+        let type =
+            request.header("Content-Type").map {
+                $0.split(separator: ";").first.map(String.init)?.trimmingCharacters(in: .whitespaces).lowercased()
+                    ?? ""
+            } ?? "application/octet-stream"
+        var body = request.body[...]
+        while let last = body.last, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(last) { body.removeLast() }
+        let form =
+            ["", "application/x-www-form-urlencoded"].contains(type) ? QueryParameters.python(Array(body)) : .init()
+        // WEBHOOK_SCHEMA (:41-54), checked in the order of the fields (voluptuous), then the
+        // missing required ones; any key it does not name is an error too (voluptuous'
+        // default PREVENT_EXTRA). The first error is the 422's text (:63-66).
+        var errors: [String] = []
+        var numbers: [String: Double] = [:]
+        for parameter in form.parameters {
+            let text = parameter.values[0]
+            switch parameter.name {
+            case "device", "activity", "provider": continue
+            case "latitude", "longitude":
+                let limit = parameter.name == "latitude" ? 90.0 : 180
+                guard let value = ServerNumbers.pythonFloat(text), (-limit...limit).contains(value) else {
+                    errors.append("invalid \(parameter.name)")
+                    continue
+                }
+                numbers[parameter.name] = value
+            case "accuracy", "altitude", "battery", "direction", "speed":
+                guard let value = ServerNumbers.pythonFloat(text) else {
+                    errors.append("expected float")
+                    continue
+                }
+                numbers[parameter.name] = value
+            default: errors.append("extra keys not allowed")
+            }
+        }
+        for name in ["device", "latitude", "longitude"] where form.first(name) == nil {
+            errors.append("required key not provided")
+        }
+        // `_id` drops the `-`s (:36-38).
+        guard errors.isEmpty, let device = form.first("device")?.replacingOccurrences(of: "-", with: ""),
+            let latitude = numbers["latitude"], let longitude = numbers["longitude"]
+        else { return UplinkDecision(.text(422, errors.first ?? ""), dropped: errors.first) }
+        let fields = Dictionary(form.parameters.map { ($0.name, $0.values[0]) }) { first, _ in first }
+        // No time in the schema: the arrival (device_tracker.py:138-149). `speed` is an
+        // attribute shown as sent (in `fields`).
+        let fix = StoredFix(
+            device: device, latitude: latitude, longitude: longitude, time: nil, accuracy: numbers["accuracy"] ?? 200,
+            altitude: numbers["altitude"], course: numbers["direction"], fields: fields)
+        // 200 "Setting location for DEVICE" (:88).
+        return UplinkDecision(.text(200, "Setting location for \(device)"), kept: [fix])
     }
 
     /// The owntracks webhook (owntracks/__init__.py, owntracks/messages.py).

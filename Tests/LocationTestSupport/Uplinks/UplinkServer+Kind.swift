@@ -46,6 +46,10 @@ extension UplinkServer {
         /// Home Assistant's owntracks webhook at `/api/webhook/WEBHOOK`: 200 `[]` always;
         /// drops a location without `topic` and `X-Limit-U`, without `acc` or with `acc` 0.
         case homeAssistantOwnTracks(webhook: String)
+        /// Home Assistant's gpslogger webhook at `/api/webhook/WEBHOOK`: POST or PUT, fields
+        /// only from a form body; 422 on a missing, unreadable or extra field; 200 `Setting
+        /// location for DEVICE`; the time is the arrival.
+        case homeAssistantGPSLogger(webhook: String)
 
         /// How the server picks a device's current position among the fixes it kept.
         package enum CurrentPosition: Sendable {
@@ -67,7 +71,7 @@ extension UplinkServer {
                 .phoneTrack:
                 .byFixTime(strictlyNewer: false)
             case .recorder: .byFixTime(strictlyNewer: true)
-            case .homeAssistantTraccar, .homeAssistantOwnTracks: .byArrival
+            case .homeAssistantTraccar, .homeAssistantOwnTracks, .homeAssistantGPSLogger: .byArrival
             }
         }
 
@@ -92,6 +96,7 @@ extension UplinkServer {
             case .phoneTrack(let token): PhoneTrackRules.decide(request, token: token)
             case .homeAssistantTraccar(let webhook): HomeAssistantRules.decideTraccar(request, webhook: webhook)
             case .homeAssistantOwnTracks(let webhook): HomeAssistantRules.decideOwnTracks(request, webhook: webhook)
+            case .homeAssistantGPSLogger(let webhook): HomeAssistantRules.decideGPSLogger(request, webhook: webhook)
             }
         }
     }

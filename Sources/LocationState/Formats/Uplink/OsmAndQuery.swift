@@ -37,12 +37,12 @@ public struct OsmAndQuery: Sendable, Hashable {
         var items = [
             URLQueryItem(name: "id", value: deviceID),
             URLQueryItem(name: "timestamp", value: String(timestamp)),
-            URLQueryItem(name: "lat", value: Self.decimal(lat, TPVPrecision.degrees)),
-            URLQueryItem(name: "lon", value: Self.decimal(lon, TPVPrecision.degrees)),
+            URLQueryItem(name: "lat", value: URLFormEncoding.decimal(lat, TPVPrecision.degrees)),
+            URLQueryItem(name: "lon", value: URLFormEncoding.decimal(lon, TPVPrecision.degrees)),
         ]
         func add(_ name: String, _ value: Double?, _ decimals: Int) {
             if let value, value.isFinite {
-                items.append(URLQueryItem(name: name, value: Self.decimal(value, decimals)))
+                items.append(URLQueryItem(name: name, value: URLFormEncoding.decimal(value, decimals)))
             }
         }
         add("speed", location.speed.map(Self.knots), TPVPrecision.metres)
@@ -58,12 +58,9 @@ public struct OsmAndQuery: Sendable, Hashable {
         self.items = items
     }
 
-    /// The query as it goes into the URL after the `?`: `name=value` pairs joined by `&`,
-    /// every byte outside RFC 3986's unreserved characters percent-encoded (a `+` left as
-    /// such would read as a space in Traccar's and Home Assistant's decoders).
-    public var percentEncoded: String {
-        items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value ?? "") }.joined(separator: "&")
-    }
+    /// The query as it goes into the URL after the `?`, percent-encoded
+    /// (``URLFormEncoding``).
+    public var percentEncoded: String { URLFormEncoding.encode(items) }
 
     /// The `timestamp` value, nil for a time no integer can say: whole seconds, rounded down,
     /// but milliseconds from 2038-01-19 03:14:07 UTC on, since Traccar reads an integer of
@@ -77,28 +74,4 @@ public struct OsmAndQuery: Sendable, Hashable {
 
     /// Metres per second in knots: a knot is 1852 m per hour.
     private static func knots(_ metresPerSecond: Double) -> Double { metresPerSecond * 3600 / 1852 }
-
-    private static func decimal(_ value: Double, _ decimals: Int) -> String {
-        var out: [UInt8] = []
-        DecimalFormatting.append(value, decimals: decimals, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func percentEncode(_ text: String) -> String {
-        var out: [UInt8] = []
-        ByteWriter.append(to: &out, capacity: 1 + 3 * text.utf8.count) { writer in
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                    UInt8(ascii: "~"):
-                    writer.byte(byte)
-                default:
-                    writer.byte(UInt8(ascii: "%"))
-                    writer.hexByte(byte)
-                }
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }
