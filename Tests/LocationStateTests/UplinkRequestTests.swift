@@ -124,6 +124,23 @@ import Testing
         #expect(UplinkAnswer.classify(kind, status: status, retryAfter: nil, body: Array(body.utf8)) == expected)
     }
 
+    /// At a Home Assistant webhook, an OsmAnd fix is delivered only on the traccar webhook's
+    /// own answer: an unknown webhook id answers 200 with an empty body and drops it. The
+    /// owntracks webhook answers a dropped location as a taken one: a 2xx is a delivery.
+    @Test(arguments: [
+        (UplinkProtocol.osmand, "Setting location for van", UplinkAnswer.delivered),
+        (
+            .osmand, "",
+            .refused(reason: "HTTP 200 without \"Setting location for\": is the URL a registered traccar webhook?")
+        ),
+        (.owntracks, "[]", .delivered),
+    ])
+    func homeAssistantWebhooksAnswersMeanWhatTheySay(kind: UplinkProtocol, body: String, expected: UplinkAnswer) {
+        let answer = UplinkAnswer.classify(
+            kind, atHomeAssistantWebhook: true, status: 200, retryAfter: nil, body: Array(body.utf8))
+        #expect(answer == expected)
+    }
+
     /// `Retry-After` as seconds or an HTTP date, at most an hour; anything else is ignored.
     @Test func retryAfterIsHonoured() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT

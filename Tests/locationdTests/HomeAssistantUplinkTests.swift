@@ -121,6 +121,7 @@ struct HomeAssistantUplinkTests {
         try """
         uplink = gpslogger=\(base)\(gpslogger) device=gpslogger-van name=ha-gpslogger
         uplink = gpslogger=\(base)no-such-webhook device=gpslogger-van name=nowhere
+        uplink = osmand=\(base)no-such-webhook?id=osmand-van name=osmand-nowhere
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let test = ["uplinks", "--socket", daemon.socketPath, "--config", config, "--test"]
@@ -130,6 +131,11 @@ struct HomeAssistantUplinkTests {
             delivered.stdout.contains("delivered, HTTP 200: Setting location for gpsloggervan"), "\(delivered.stdout)")
         let nowhere = try await runLocationd(test + ["nowhere"])
         #expect(nowhere.status == 1 && nowhere.stdout.contains("not delivered, HTTP 200"), "\(nowhere.stdout)")
+        // The same empty 200 to an OsmAnd fix: not the traccar webhook's answer, no delivery.
+        let osmandNowhere = try await runLocationd(test + ["osmand-nowhere"])
+        #expect(
+            osmandNowhere.status == 1 && osmandNowhere.stdout.contains("registered traccar webhook"),
+            "\(osmandNowhere.stdout)")
         #expect(try await daemon.stop().status == 0)
 
         // Nothing in Home Assistant's log about what the daemon sent.

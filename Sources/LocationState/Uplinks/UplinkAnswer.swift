@@ -15,18 +15,22 @@ public enum UplinkAnswer: Sendable, Equatable {
     /// the target is tried again slowly, and the status shows `reason`.
     case refused(reason: String)
 
-    /// The answer `status` with `body` from a server of `protocol`.
+    /// The answer `status` with `body` from a server of `protocol`, at a Home Assistant
+    /// webhook (`/api/webhook/`) or not.
     ///
     /// - 2xx: delivered, except an Overland answer without `{"result":"ok"}` (the one
     ///   answer on which the Overland app deletes its points), which is refused: the URL is
-    ///   not an Overland endpoint; and a GPSLogger answer without `Setting location for`
-    ///   (Home Assistant's answer to a location it took), which is refused: Home Assistant
-    ///   answers a webhook id it does not know with 200 and an empty body, and drops the location.
+    ///   not an Overland endpoint; and, from Home Assistant's traccar or gpslogger webhook,
+    ///   an answer without `Setting location for` (its answer to a location it took), which
+    ///   is refused: Home Assistant answers a webhook id it does not know with 200 and an
+    ///   empty body, and drops the location. (Its owntracks webhook answers a location it
+    ///   dropped as one it took, so there a 2xx is all there is to go by.)
     /// - 408, 425, 429, 5xx: retry (429 and 503 after their `Retry-After`).
     /// - 3xx and other 4xx: refused. Redirects are not followed: a server that moved is a
     ///   setting to change, and following one to another host would hand it the credentials.
     public static func classify(
-        _ protocol: UplinkProtocol, status: Int, retryAfter: String?, body: [UInt8], now: Date = Date()
+        _ protocol: UplinkProtocol, atHomeAssistantWebhook: Bool = false, status: Int, retryAfter: String?,
+        body: [UInt8], now: Date = Date()
     ) -> UplinkAnswer {
         let words = Self.words(status: status, body: body)
         switch status {
@@ -34,9 +38,11 @@ public enum UplinkAnswer: Sendable, Equatable {
             switch `protocol` {
             case .overland where !OverlandBatch.isAcknowledgement(body):
                 return .refused(reason: "\(words) without {\"result\":\"ok\"}: is the URL an Overland endpoint?")
-            case .gpslogger where !GPSLoggerForm.isAcknowledgement(body):
+            case .gpslogger where !GPSLoggerForm.isAcknowledgement(body),
+                .osmand where atHomeAssistantWebhook && !GPSLoggerForm.isAcknowledgement(body):
+                let webhook = `protocol` == .osmand ? "traccar" : "gpslogger"
                 return .refused(
-                    reason: "\(words) without \"Setting location for\": is the URL a registered gpslogger webhook?")
+                    reason: "\(words) without \"Setting location for\": is the URL a registered \(webhook) webhook?")
             default:
                 return .delivered
             }

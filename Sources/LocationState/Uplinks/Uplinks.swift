@@ -207,9 +207,10 @@ public actor Uplinks {
             let words: String
             do {
                 let reply = try await senders[index].client.send(request, with: client)
+                let target = senders[index].target
                 answer = UplinkAnswer.classify(
-                    senders[index].target.protocol, status: reply.status, retryAfter: reply.retryAfter, body: reply.body
-                )
+                    target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status,
+                    retryAfter: reply.retryAfter, body: reply.body)
                 words = UplinkAnswer.words(status: reply.status, body: reply.body)
             } catch {
                 // Stopping: the request is given up, its fixes stay for the next start.

@@ -97,9 +97,13 @@ struct UplinksCommand: AsyncParsableCommand {
             }
             let result = try await UplinkTest.send(
                 fix, to: target, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-            print(
-                "\(target.name) (\(target.maskedURL)): \(result.delivered ? "delivered" : "not delivered"), \(result.words)"
-            )
+            // Not delivered: the server's words with what they mean (a refusal says why).
+            let said =
+                switch result.answer {
+                case .delivered: result.words
+                case .refused(let reason), .retry(let reason, _): reason
+                }
+            print("\(target.name) (\(target.maskedURL)): \(result.delivered ? "delivered" : "not delivered"), \(said)")
             if !result.delivered { throw ExitCode.failure }
         } catch let error as LocationError {
             throw error.exit()
