@@ -36,7 +36,8 @@ public enum UplinkTest {
             let reply = try await settings.send(request, with: client)
             try? await client.shutdown()
             let answer = UplinkAnswer.classify(
-                target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status, retryAfter: reply.retryAfter, body: reply.body)
+                target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status,
+                retryAfter: reply.retryAfter, body: reply.body)
             return Result(
                 delivered: answer == .delivered, answer: answer,
                 words: UplinkAnswer.words(status: reply.status, body: reply.body))
