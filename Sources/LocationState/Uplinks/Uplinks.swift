@@ -65,8 +65,7 @@ public actor Uplinks {
     private let timeouts: Timeouts
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
-    /// The last fix let go and when, read and set by ``admit(_:motion:at:)`` on any thread.
-    private nonisolated let lastOffered = Locked<(fix: Location, at: Date)?>(nil)
+    private var lastOffered: (fix: Location, at: Date)?
     private var deliveredSincePrune = 0
     /// The targets' statuses, readable from any thread (the control socket, HTTP).
     public nonisolated let statuses: Locked<[UplinkStatus]>
@@ -113,49 +112,22 @@ public actor Uplinks {
         "\(target.name) \(target.protocol.rawValue) \(target.maskedURL)"
     }
 
-    /// A new fix (one per epoch): appended for the targets when ``admit(_:motion:at:)``
-    /// lets it go.
+    /// A new fix (one per epoch): appended for the targets when it is a real one (from gpsd
+    /// or a replayed track, never simulated or restored: a server would keep it as history)
+    /// with a position and a time, and when the publishing policy lets it go.
     public func offer(_ fix: Location, motion: Motion?, at now: Date = Date()) {
-        guard admit(fix, motion: motion, at: now) else { return }
-        record(fix, moving: Self.moving(motion), at: now)
+        guard fix.source == .gpsd || fix.source == .replay, fix.hasPosition, fix.time != nil else { return }
+        guard policy.shouldPublish(fix, at: now, last: lastOffered, motion: motion) else { return }
+        append(fix, moving: Self.moving(motion), at: now)
     }
 
     /// The motion changed: a stop goes out at once with the last fix offered, as over MQTT.
     public func motionChanged(_ motion: Motion, at now: Date = Date()) {
-        guard let fix = admitStop(motion, at: now) else { return }
-        record(fix, moving: false, at: now)
+        guard motion.stoppedSince != nil, let last = lastOffered else { return }
+        append(last.fix, moving: false, at: now)
     }
 
-    /// Whether a new fix goes to the targets: a real one (from gpsd or a replayed track,
-    /// never simulated or restored: a server would keep it as history) with a position and
-    /// a time, that the publishing policy lets go. A fix let go counts as the last one
-    /// offered from then on: hand it to ``record(_:moving:at:)``.
-    ///
-    /// Callable from any thread, so that a feed at 10 Hz leaves out the fixes the policy
-    /// holds back (most of them) without a hop to the actor for each; call it and
-    /// ``admitStop(_:at:)`` in the order the fixes and the motion came.
-    public nonisolated func admit(_ fix: Location, motion: Motion?, at now: Date = Date()) -> Bool {
-        guard fix.source == .gpsd || fix.source == .replay, fix.hasPosition, fix.time != nil else { return false }
-        return lastOffered.withLock { last in
-            guard policy.shouldPublish(fix, at: now, last: last, motion: motion) else { return false }
-            last = (fix, now)
-            return true
-        }
-    }
-
-    /// The fix a change of motion sends: on a stop, the last fix offered (offered again
-    /// now), to hand to ``record(_:moving:at:)`` as not moving; otherwise `nil`.
-    public nonisolated func admitStop(_ motion: Motion, at now: Date = Date()) -> Location? {
-        guard motion.stoppedSince != nil else { return nil }
-        return lastOffered.withLock { last in
-            guard let fix = last?.fix else { return nil }
-            last = (fix, now)
-            return fix
-        }
-    }
-
-    /// Whether the device moves, as an uplink says it: unknown without a motion.
-    public static func moving(_ motion: Motion?) -> Bool? {
+    private static func moving(_ motion: Motion?) -> Bool? {
         switch motion {
         case .moving: true
         case .stopped: false
@@ -163,9 +135,7 @@ public actor Uplinks {
         }
     }
 
-    /// Appends a fix that ``admit(_:motion:at:)`` or ``admitStop(_:at:)`` let go to the
-    /// outbox, for every target.
-    public func record(_ fix: Location, moving: Bool?, at now: Date = Date()) {
+    private func append(_ fix: Location, moving: Bool?, at now: Date) {
         guard !senders.isEmpty else { return }
         do {
             try outbox.append(fix, moving: moving, at: now)
@@ -173,6 +143,7 @@ public actor Uplinks {
             logger.error("uplink outbox: \(error.message); this fix is not sent")
             return
         }
+        lastOffered = (fix, now)
         for index in senders.indices {
             senders[index].status.backlog = Self.backlog(senders[index], outbox)
             senders[index].wake.yield()

@@ -16,8 +16,8 @@ struct UplinkService: Service {
 
     /// What the service hands on, in order.
     private enum Event: Sendable {
-        case fix(Location, moving: Bool?)
-        case stop(Location)
+        case fix(Location, Motion?)
+        case motion(Motion)
     }
 
     /// The uplink service when any target is configured.
@@ -34,16 +34,11 @@ struct UplinkService: Service {
         let (events, feed) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(6000))
         let queue = DispatchQueue(label: "locationd.uplinks")
         let motion = motion
-        // The policy holds back most fixes (one every 5 s goes while moving): decided here,
-        // on the queue, only those it lets go reach the actor.
-        let fixes = epochLocation.observe(on: queue, policy: .all) { [uplinks] change in
-            guard let fix = change.new else { return }
-            let now = motion?.value
-            if uplinks.admit(fix, motion: now) { feed.yield(.fix(fix, moving: Uplinks.moving(now))) }
+        let fixes = epochLocation.observe(on: queue, policy: .all) { change in
+            if let fix = change.new { feed.yield(.fix(fix, motion?.value)) }
         }
-        let motions = motion?.observe(on: queue, policy: .all) { [uplinks] change in
-            if let fix = uplinks.admitStop(change.new) { feed.yield(.stop(fix)) }
-        }
+        let motions = motion?.observe(on: queue, policy: .all) { feed.yield(.motion($0.new)) }
+        let uplinks = uplinks
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await uplinks.run() }
             group.addTask {
@@ -54,8 +49,8 @@ struct UplinkService: Service {
             }
             for await event in events {
                 switch event {
-                case .fix(let fix, let moving): await uplinks.record(fix, moving: moving)
-                case .stop(let fix): await uplinks.record(fix, moving: false)
+                case .fix(let fix, let motion): await uplinks.offer(fix, motion: motion)
+                case .motion(let motion): await uplinks.motionChanged(motion)
                 }
             }
             group.cancelAll()
