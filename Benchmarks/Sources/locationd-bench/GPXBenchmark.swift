@@ -8,9 +8,13 @@ import Foundation
 /// end to end (``StaypointComparison``).
 func gpxBenchmark() async throws {
     let locationd = try releaseLocationd()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-gpx-\(getpid())")
+    // LOCATIOND_BENCH_GPX_DIR keeps the files there, for profiling one of them.
+    let kept = ProcessInfo.processInfo.environment["LOCATIOND_BENCH_GPX_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+    let directory =
+        kept.map { URL(fileURLWithPath: $0) }
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-gpx-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    defer { if kept == nil { try? FileManager.default.removeItem(at: directory) } }
     let files = try LoggerGPX(days: 3).write(into: directory)
     let nmea = try repeatedSampleTracks(into: directory, bytes: 20_000_000)
     var wall = Array(repeating: [Double](), count: files.count)

@@ -1,5 +1,6 @@
 import Foundation
 import LocationProviders
+import LocationState
 
 /// GPX files written the way GPS loggers and the converters after them write them.
 ///
@@ -268,23 +269,9 @@ struct LoggerGPX {
         /// `second` (since 1970, UTC) as an xsd:dateTime: in UTC with `fraction`, or in the
         /// local time `offsetHours` east of UTC with its offset.
         private func time(_ second: Double, fraction: String = "", offsetHours: Int = 0) -> String {
-            let local = Int(second) + offsetHours * 3600
-            let days = local / 86_400
-            let clock = local % 86_400
-            // Civil from days (Howard Hinnant's algorithm).
-            let z = days + 719_468
-            let era = z / 146_097
-            let dayOfEra = z - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let monthIndex = (5 * dayOfYear + 2) / 153
-            let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            let local = Date(timeIntervalSince1970: second.rounded(.down) + Double(offsetHours * 3600))
             let zone = offsetHours == 0 ? "Z" : String(format: "%+03d:00", offsetHours)
-            return String(
-                format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, clock / 3600, clock / 60 % 60, clock % 60)
-                + fraction + zone
+            return UTCCalendar.iso8601(local).prefix(19) + fraction + zone
         }
     }
 }
