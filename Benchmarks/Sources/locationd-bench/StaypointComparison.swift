@@ -31,8 +31,10 @@ struct StaypointComparison {
                     throw BenchmarkError("locationd replay --timeline failed: \(ours.stderr)")
                 }
                 seconds.timeline += ours.seconds
+                // "locationd: FILE: timeline: 15 stays, ...": the file's name and what follows.
                 let summary = ours.stderr.split(separator: "\n").first { $0.contains("timeline:") }
-                ourStays.append(summary.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
+                let stays = summary?.range(of: "timeline: ").map { summary![$0.upperBound...] } ?? ""
+                ourStays.append("\(file.lastPathComponent): \(stays)")
                 let bare = try runProcess(
                     locationd.path, ["replay", file.path, "--speed", "max", "--format", "json"], stdoutToNull: true)
                 guard bare.status == 0 else { throw BenchmarkError("locationd replay failed: \(bare.stderr)") }
