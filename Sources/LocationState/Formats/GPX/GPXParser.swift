@@ -28,7 +28,9 @@ package final class GPXParser {
     private var pointDepth = 0
     /// The field being read (a child of the point whose text is read), the depth of its
     /// element, and its text so far.
-    private var field: GPXElement?
+    private var field: GPXElement? {
+        didSet { GPXCallbacks.receiveText(field != nil, in: context) }
+    }
     private var fieldDepth = 0
     private var text: [UInt8] = []
     /// Track points read since the last segment break (or the start).
@@ -91,19 +93,8 @@ package final class GPXParser {
         xmlSAXVersion(&handler, 2)
         handler.startElement = nil
         handler.endElement = nil
-        handler.startElementNs = { context, name, _, _, _, _, attributeCount, _, attributes in
-            guard let parser = GPXParser.of(context), let name else { return }
-            parser.start(name, attributeCount, attributes)
-        }
-        handler.endElementNs = { context, _, _, _ in
-            GPXParser.of(context)?.end()
-        }
-        handler.characters = { context, characters, count in
-            guard let parser = GPXParser.of(context), let characters else { return }
-            parser.characters(characters, Int(count))
-        }
+        GPXCallbacks.install(self, in: &handler)
         handler.ignorableWhitespace = nil
-        handler.cdataBlock = handler.characters
         handler.reference = nil
         handler.comment = nil
         handler.processingInstruction = nil
@@ -112,28 +103,11 @@ package final class GPXParser {
         handler.warning = nil
         handler.error = nil
         handler.fatalError = nil
-        handler.serror = { context, error in
-            guard let parser = GPXParser.of(context), let error else { return }
-            parser.failed(error.pointee)
-        }
-        // No user data: libxml2's own SAX2 callbacks (the DTD's) take the context as theirs.
-        // The parser rides in the handler's `_private`, which the context's copy keeps.
-        handler._private = Unmanaged.passUnretained(self).toOpaque()
         let context = xmlCreatePushParserCtxt(
             &handler, nil, head.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(head.count), nil)
         guard let context else { return nil }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
         return context
-    }
-
-    /// The parser whose libxml2 context is `context` (a callback's first argument).
-    ///
-    /// Unretained: the parser owns the context and frees it in `deinit`, so the parser
-    /// is alive whenever the context calls back.
-    private static func of(_ context: UnsafeMutableRawPointer?) -> GPXParser? {
-        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee.sax?.pointee._private
-        else { return nil }
-        return Unmanaged<GPXParser>.fromOpaque(owner).takeUnretainedValue()
     }
 
     /// libxml2's soname (Debian's `libxml2`).
@@ -156,7 +130,7 @@ package final class GPXParser {
         return nil
     }
 
-    private func start(
+    func start(
         _ name: UnsafePointer<xmlChar>, _ attributeCount: Int32,
         _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
@@ -216,7 +190,7 @@ package final class GPXParser {
         field = nil
     }
 
-    private func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+    func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
         guard field != nil else { return }
         guard text.count + count <= GPXParser.maximumTextLength else {
             // Too long for a number or a time: the field is dropped.
@@ -228,7 +202,7 @@ package final class GPXParser {
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    private func end() {
+    func end() {
         defer { depth -= 1 }
         if let field, depth == fieldDepth {
             self.field = nil
@@ -303,7 +277,7 @@ package final class GPXParser {
     }
 
     /// A libxml2 error: the first fatal one ends the document.
-    private func failed(_ error: xmlError) {
+    func failed(_ error: xmlError) {
         guard error.level == XML_ERR_FATAL, statistics.stopReason == nil else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         let text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
