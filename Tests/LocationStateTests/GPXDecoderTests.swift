@@ -6,8 +6,8 @@ import Testing
 @testable import LocationProviders
 @testable import LocationState
 
-/// Decodes `bytes` with a fresh GPX decoder, handing it `chunkSize` bytes at a time.
-private func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
+/// Decodes `bytes` with a fresh GPX decoder, handing it `chunkSize` bytes at a time (also for GPXLoggerFileTests).
+func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
     var decoder = GPXDecoder()
     var events: [ProviderEvent] = []
     var offset = 0
@@ -20,7 +20,7 @@ private func decodeGPX(_ bytes: [UInt8], chunkSize: Int = 1 << 20) -> ([Provider
     return (events, decoder.statistics)
 }
 
-private func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
+func decodeGPX(_ text: String, chunkSize: Int = 1 << 20) -> ([ProviderEvent], ReplayStatistics) {
     decodeGPX(Array(text.utf8), chunkSize: chunkSize)
 }
 

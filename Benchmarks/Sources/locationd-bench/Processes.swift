@@ -27,15 +27,16 @@ struct BenchmarkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to its end; returns its status, output and wall time.
+/// Runs a program to its end; returns its status, output, wall time and CPU time (user
+/// plus system, of the program and the children it waited for).
 ///
-/// Started with `posix_spawn` and reaped with `waitpid`, so that the time is the
+/// Started with `posix_spawn` and reaped with `wait4`, so that the time is the
 /// program's own plus the kernel's cost of a process: Foundation's `Process` adds
 /// tens of milliseconds of its own (it closes every possible descriptor in the
 /// child and monitors the child from its run loop).
 @discardableResult
 func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = false) throws -> (
-    status: Int32, stdout: String, stderr: String, seconds: Double
+    status: Int32, stdout: String, stderr: String, seconds: Double, cpuSeconds: Double
 ) {
     var output: [Int32] = [0, 0]
     var errors: [Int32] = [0, 0]
@@ -67,13 +68,15 @@ func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = fals
     guard spawned == 0 else { throw BenchmarkError("posix_spawn \(path): \(String(cString: strerror(spawned)))") }
     let (printed, complained) = readToEnd(output[0], errors[0])
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let elapsed = ContinuousClock.now - start
+    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
     // WIFEXITED / WEXITSTATUS, which Swift does not import: an exit code, else 128 + the signal.
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (
         code, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self),
-        elapsed.inSeconds
+        elapsed.inSeconds, cpu
     )
 }
 

@@ -5,54 +5,42 @@ import LocationState
 /// `locationd replay FILE --timeline` against gpxpy + trackintel's sliding staypoints on the
 /// same GPX, end to end, and the motion state's cost per fix beside the bare pipeline.
 ///
-/// The GPX is three days of a commuter at one fix every 5 s (51,840 points): nights at
-/// home, a drive, a morning at work, a walk to lunch and back, an afternoon at work, the
-/// drive home; while parked the receiver wanders by a few metres (a slow random walk
-/// plus an occasional multipath jump). The runs alternate, three each, and the medians
-/// are compared.
+/// Two inputs, one after the other. The commuter: three days at one fix every 5 s (51,840
+/// points) in one segment, nights at home, a drive, a morning at work, a walk to lunch and
+/// back, an afternoon at work, the drive home; while parked the receiver wanders by a few
+/// metres (a slow random walk plus an occasional multipath jump). Then GPX as loggers
+/// write it (``LoggerGPX``, a day per producer). Three alternating runs each
+/// (``StaypointComparison``); the medians are compared.
 func timelineBenchmark() async throws {
     let locationd = try releaseLocationd()
-    let script = rootPackage.appendingPathComponent("scripts/trackintel-staypoints").path
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-timeline-\(getpid()).gpx")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "locationd-bench-timeline-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("commuter.gpx")
     let points = try CommuterTrack(days: 3, interval: 5).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    var timeline: [Double] = []
-    var bare: [Double] = []
-    var peer: [Double] = []
-    var stays = (ours: "", theirs: 0)
-    for round in 1...3 {
-        let ours = try runProcess(
-            locationd.path, ["replay", file.path, "--speed", "max", "--format", "json", "--timeline"],
-            stdoutToNull: true)
-        guard ours.status == 0 else { throw BenchmarkError("locationd replay --timeline failed: \(ours.stderr)") }
-        timeline.append(ours.seconds)
-        stays.ours = ours.stderr.split(separator: "\n").first { $0.contains("timeline:") }.map(String.init) ?? ""
-        let plain = try runProcess(
-            locationd.path, ["replay", file.path, "--speed", "max", "--format", "json"], stdoutToNull: true)
-        guard plain.status == 0 else { throw BenchmarkError("locationd replay failed: \(plain.stderr)") }
-        bare.append(plain.seconds)
-        let reference = try runProcess("/usr/bin/env", ["python3", script, "100", "300", "900", file.path])
-        guard reference.status == 0 else { throw BenchmarkError("trackintel-staypoints failed: \(reference.stderr)") }
-        peer.append(reference.seconds)
-        stays.theirs = reference.stdout.components(separatedBy: "\"start\"").count - 1
-        print(
-            String(
-                format: "run %d: replay --timeline %.3f s, replay %.3f s, gpxpy + trackintel %.3f s", round,
-                ours.seconds,
-                plain.seconds, reference.seconds))
-    }
-    let (ours, plain, theirs) = (percentiles(timeline).median, percentiles(bare).median, percentiles(peer).median)
+    let commuter = try StaypointComparison(locationd: locationd, files: [file], rounds: 3)
     print("track: \(points) points over 3 days (GPX)")
-    print("locationd: \(stays.ours.trimmingCharacters(in: .whitespaces))")
-    print("trackintel: \(stays.theirs) staypoints")
+    print("locationd: \(commuter.ourStays.joined(separator: "; "))")
+    print("trackintel: \(commuter.theirStays) staypoints")
     print(
         String(
             format: "motion state: %.2f us a fix (replay --timeline %.3f s against %.3f s without)",
-            max(0, ours - plain) / Double(points) * 1e6, ours, plain))
+            max(0, commuter.ours - commuter.bare) / Double(points) * 1e6, commuter.ours, commuter.bare))
     print(
         String(
-            format: "timeline: ratio %.1f vs gpxpy + trackintel (median %.3f s against %.3f s)", theirs / ours, ours,
-            theirs))
+            format: "timeline (commuter): ratio %.1f vs gpxpy + trackintel (median %.3f s against %.3f s)",
+            commuter.theirs / commuter.ours, commuter.ours, commuter.theirs))
+    let logged = try LoggerGPX(days: 1).write(into: directory)
+    let real = try StaypointComparison(locationd: locationd, files: logged.map(\.url), rounds: 3)
+    let loggedPoints = logged.reduce(0) { $0 + $1.points }
+    print("logger files: \(logged.count) files, \(loggedPoints) points, a day each (GPX as loggers write it)")
+    print("locationd: \(real.ourStays.joined(separator: "; "))")
+    print("trackintel: \(real.theirStays) staypoints")
+    print(
+        String(
+            format: "timeline: ratio %.1f vs gpxpy + trackintel (logger files: median %.3f s against %.3f s; "
+                + "commuter: %.1f)", real.theirs / real.ours, real.ours, real.theirs, commuter.theirs / commuter.ours))
 }
 
 /// A deterministic multi-day GPX track of stays with a receiver's jitter and trips between them.

@@ -5,6 +5,7 @@ import Foundation
 /// `NAME: ratio R vs PEER (...)`, and add one line here.
 let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "fanout": fanout,
+    "gpx": gpxBenchmark,
     "last": lastBenchmark,
     "daemon": daemonBenchmark,
     "http": httpBenchmark,

@@ -56,7 +56,11 @@ public enum UTCCalendar {
     ///   - zonelessIsUTC: take a time without `Z` or an offset as UTC (GPX, whose schema
     ///     says its times are UTC) instead of refusing it.
     public static func parseISO8601(_ text: some StringProtocol, zonelessIsUTC: Bool = false) -> Date? {
-        let bytes = Array(text.utf8)
+        Array(text.utf8).withUnsafeBufferPointer { parseISO8601(utf8: $0, zonelessIsUTC: zonelessIsUTC) }
+    }
+
+    /// ``parseISO8601(_:zonelessIsUTC:)`` of the UTF-8 bytes of a time, read in place.
+    package static func parseISO8601(utf8 bytes: UnsafeBufferPointer<UInt8>, zonelessIsUTC: Bool) -> Date? {
         func number(_ start: Int, _ width: Int) -> Int? {
             guard start + width <= bytes.count else { return nil }
             var value = 0

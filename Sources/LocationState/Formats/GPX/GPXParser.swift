@@ -12,11 +12,6 @@ package final class GPXParser {
     /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
     package static let maximumDepth = 256
 
-    /// The children of a track point whose text is read.
-    private enum Field {
-        case elevation, time, fix, satellites, hdop, vdop, speed, course
-    }
-
     private(set) var statistics = ReplayStatistics(record: .trackPoint)
     private let source: FixSource
     private let device: String?
@@ -25,11 +20,17 @@ package final class GPXParser {
     private var events: [FixReport] = []
     /// Elements open now.
     private var depth = 0
-    /// The track point being read, and the depth of its element.
-    private var point: Location?
+    /// The track point being read, and the depth of its element (0: none is being read).
+    ///
+    /// Not an optional: testing or changing a `Location?` copies the whole fix, for every
+    /// element (docs/performance.md, GPX).
+    private var point: Location
     private var pointDepth = 0
-    /// The field being read, the depth of its element, and its text so far.
-    private var field: Field?
+    /// The field being read (a child of the point whose text is read), the depth of its
+    /// element, and its text so far.
+    private var field: GPXElement? {
+        didSet { GPXCallbacks.receiveText(field != nil, in: context) }
+    }
     private var fieldDepth = 0
     private var text: [UInt8] = []
     /// Track points read since the last segment break (or the start).
@@ -40,6 +41,7 @@ package final class GPXParser {
     package init(source: FixSource, device: String?) {
         self.source = source
         self.device = device
+        point = Location(mode: .twoD, source: source, device: device)
         text.reserveCapacity(GPXParser.maximumTextLength)
     }
 
@@ -74,10 +76,10 @@ package final class GPXParser {
             let base = remaining.baseAddress?.assumingMemoryBound(to: CChar.self)
             xmlParseChunk(context, base, Int32(remaining.count), terminate ? 1 : 0)
         }
-        if terminate || statistics.stopReason != nil, point != nil {
+        if terminate || statistics.stopReason != nil, pointDepth > 0 {
             // Cut short inside a track point.
             statistics[skipped: .malformed] += 1
-            point = nil
+            pointDepth = 0
             field = nil
         }
         defer { events.removeAll(keepingCapacity: true) }
@@ -91,19 +93,8 @@ package final class GPXParser {
         xmlSAXVersion(&handler, 2)
         handler.startElement = nil
         handler.endElement = nil
-        handler.startElementNs = { context, name, _, _, _, _, attributeCount, _, attributes in
-            guard let parser = GPXParser.of(context), let name else { return }
-            parser.start(name, attributeCount, attributes)
-        }
-        handler.endElementNs = { context, _, _, _ in
-            GPXParser.of(context)?.end()
-        }
-        handler.characters = { context, characters, count in
-            guard let parser = GPXParser.of(context), let characters else { return }
-            parser.characters(characters, Int(count))
-        }
+        GPXCallbacks.install(self, in: &handler)
         handler.ignorableWhitespace = nil
-        handler.cdataBlock = handler.characters
         handler.reference = nil
         handler.comment = nil
         handler.processingInstruction = nil
@@ -112,28 +103,11 @@ package final class GPXParser {
         handler.warning = nil
         handler.error = nil
         handler.fatalError = nil
-        handler.serror = { context, error in
-            guard let parser = GPXParser.of(context), let error else { return }
-            parser.failed(error.pointee)
-        }
-        // No user data: libxml2's own SAX2 callbacks (the DTD's) take the context as theirs.
-        // The parser rides in the handler's `_private`, which the context's copy keeps.
-        handler._private = Unmanaged.passUnretained(self).toOpaque()
         let context = xmlCreatePushParserCtxt(
             &handler, nil, head.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(head.count), nil)
         guard let context else { return nil }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
         return context
-    }
-
-    /// The parser whose libxml2 context is `context` (a callback's first argument).
-    ///
-    /// Unretained: the parser owns the context and frees it in `deinit`, so the parser
-    /// is alive whenever the context calls back.
-    private static func of(_ context: UnsafeMutableRawPointer?) -> GPXParser? {
-        guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee.sax?.pointee._private
-        else { return nil }
-        return Unmanaged<GPXParser>.fromOpaque(owner).takeUnretainedValue()
     }
 
     /// libxml2's soname (Debian's `libxml2`).
@@ -156,7 +130,7 @@ package final class GPXParser {
         return nil
     }
 
-    private func start(
+    func start(
         _ name: UnsafePointer<xmlChar>, _ attributeCount: Int32,
         _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
@@ -166,39 +140,29 @@ package final class GPXParser {
             stop("elements nested deeper than \(GPXParser.maximumDepth)")
             return
         }
-        let name = String(cString: name)
-        if point != nil {
+        let element = GPXElement(localName: name)
+        if pointDepth > 0 {
             guard field == nil else { return }
-            let child: Field? =
-                switch name {
-                case "ele": .elevation
-                case "time": .time
-                case "fix": .fix
-                case "sat": .satellites
-                case "hdop": .hdop
-                case "vdop": .vdop
-                case "speed": .speed
-                case "course": .course
-                default: nil
-                }
-            if let child {
-                field = child
+            switch element {
+            case .elevation, .time, .fix, .satellites, .hdop, .vdop, .speed, .course:
+                field = element
                 fieldDepth = depth
                 text.removeAll(keepingCapacity: true)
-            } else if name == "trkpt" {
+            case .trackPoint:
                 // A track point inside a track point: the outer one is malformed.
                 statistics[skipped: .malformed] += 1
                 startPoint(attributeCount, attributes)
+            case .segment, .waypoint, .routePoint, .other: break
             }
             return
         }
-        switch name {
-        case "trkpt": startPoint(attributeCount, attributes)
-        case "trkseg":
+        switch element {
+        case .trackPoint: startPoint(attributeCount, attributes)
+        case .segment:
             if pointsInSegment > 0 { events.append(.noFix(nil)) }
             pointsInSegment = 0
-        case "wpt": statistics[skipped: .waypoint] += 1
-        case "rtept": statistics[skipped: .routePoint] += 1
+        case .waypoint: statistics[skipped: .waypoint] += 1
+        case .routePoint: statistics[skipped: .routePoint] += 1
         default: break
         }
     }
@@ -214,9 +178,9 @@ package final class GPXParser {
                     let end = attributes[5 * index + 4], attributes[5 * index + 2] == nil
                 else { continue }
                 let value = GPXParser.number(UnsafeBufferPointer(start: start, count: end - start))
-                if strcmp(name, "lat") == 0 {
+                if name.isName("lat") {
                     location.lat = value
-                } else if strcmp(name, "lon") == 0 {
+                } else if name.isName("lon") {
                     location.lon = value
                 }
             }
@@ -226,7 +190,7 @@ package final class GPXParser {
         field = nil
     }
 
-    private func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+    func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
         guard field != nil else { return }
         guard text.count + count <= GPXParser.maximumTextLength else {
             // Too long for a number or a time: the field is dropped.
@@ -238,56 +202,65 @@ package final class GPXParser {
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    private func end() {
+    func end() {
         defer { depth -= 1 }
         if let field, depth == fieldDepth {
             self.field = nil
             read(field)
-        } else if point != nil, depth == pointDepth {
+        } else if depth == pointDepth {
             endPoint()
         }
     }
 
     /// Puts the text of `field` into the point.
-    private func read(_ field: Field) {
+    private func read(_ field: GPXElement) {
         if text.first == 0 {
             statistics[skipped: .malformed] += 1
             return
         }
-        let value = text.withUnsafeBufferPointer { GPXParser.number($0) }
+        text.withUnsafeBufferPointer { read(field, GPXParser.trimmed($0)) }
+    }
+
+    /// Puts `text`, the trimmed text of `field`, into the point.
+    private func read(_ field: GPXElement, _ text: UnsafeBufferPointer<UInt8>) {
+        let value = field == .time || field == .fix ? nil : GPXNumber.parse(text)
         switch field {
         case .elevation:
-            point?.altMSL = value
-            if value != nil, point?.mode == .twoD { point?.mode = .threeD }
+            point.altMSL = value
+            if value != nil, point.mode == .twoD { point.mode = .threeD }
         case .time:
             // A GPX time is optional: one no fix can carry (1901, as converters write) is
             // dropped and counted, and the position kept, as gpxpy keeps a point it cannot date.
-            let time = UTCCalendar.parseISO8601(GPXParser.trimmed(text), zonelessIsUTC: true)
+            let time = UTCCalendar.parseISO8601(utf8: text, zonelessIsUTC: true)
             if let time, !Location.accepts(time: time) {
                 statistics.impossibleTimes += 1
-                point?.time = nil
+                point.time = nil
             } else {
-                point?.time = time
+                point.time = time
             }
         case .fix:
-            switch GPXParser.trimmed(text) {
-            case "none": point?.mode = .noFix
-            case "2d": point?.mode = .twoD
-            case "3d": point?.mode = .threeD
-            case "dgps": point?.status = 2
-            default: break
+            if text.elementsEqual("none".utf8) {
+                point.mode = .noFix
+            } else if text.elementsEqual("2d".utf8) {
+                point.mode = .twoD
+            } else if text.elementsEqual("3d".utf8) {
+                point.mode = .threeD
+            } else if text.elementsEqual("dgps".utf8) {
+                point.status = 2
             }
-        case .satellites: point?.satellitesUsed = value.flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
-        case .hdop: point?.hdop = value
-        case .vdop: point?.epv = value.map { $0 * 23 }
-        case .speed: point?.speed = value
-        case .course: point?.track = value
+        case .satellites: point.satellitesUsed = value.flatMap { $0 >= 0 && $0 < 1000 ? Int($0) : nil }
+        case .hdop: point.hdop = value
+        case .vdop: point.epv = value.map { $0 * 23 }
+        case .speed: point.speed = value
+        case .course: point.track = value
+        case .trackPoint, .segment, .waypoint, .routePoint, .other: break
         }
     }
 
     private func endPoint() {
-        guard var location = point else { return }
-        point = nil
+        guard pointDepth > 0 else { return }
+        var location = point
+        pointDepth = 0
         field = nil
         if location.mode == .noFix {
             events.append(.noFix(location.time))
@@ -304,7 +277,7 @@ package final class GPXParser {
     }
 
     /// A libxml2 error: the first fatal one ends the document.
-    private func failed(_ error: xmlError) {
+    func failed(_ error: xmlError) {
         guard error.level == XML_ERR_FATAL, statistics.stopReason == nil else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         let text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
@@ -318,17 +291,16 @@ package final class GPXParser {
         xmlStopParser(context)
     }
 
-    /// The text without surrounding XML white space.
-    private static func trimmed(_ bytes: [UInt8]) -> String {
+    /// The bytes without surrounding XML white space.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let isSpace = { (byte: UInt8) in byte == 32 || byte == 9 || byte == 10 || byte == 13 }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        return UnsafeBufferPointer(rebasing: bytes[first...last])
     }
 
     /// A finite decimal number, with surrounding white space; nil otherwise.
     private static func number(_ bytes: UnsafeBufferPointer<xmlChar>) -> Double? {
-        guard let value = Double(trimmed(Array(bytes))), value.isFinite else { return nil }
-        return value
+        GPXNumber.parse(trimmed(bytes))
     }
 }
