@@ -11,10 +11,12 @@ import Testing
 struct HTTPPageTests {
     static let drive = HTTPAPITests.root.appendingPathComponent("SampleTracks/drive.nmea")
 
-    /// Polls `/api/v1/last` until its state is `state`.
+    /// Polls `/api/v1/last` until its state is `state`. A poll whose connection ends
+    /// without an answer (seen once in CI, with every suite running beside it) is polled
+    /// again; a daemon that never answers still fails the wait.
     static func last(_ client: HTTPTestClient, state: String, within seconds: Double) async throws -> [String: Any] {
         try await waitUntil(seconds: seconds, "/api/v1/last becoming \(state)") {
-            let answer = try await client.get("/api/v1/last").object()
+            guard let answer = try? await client.get("/api/v1/last").object() else { return nil }
             return answer["state"] as? String == state ? answer : nil
         }
     }
