@@ -16,6 +16,10 @@ package final class HomeAssistant: @unchecked Sendable {
     /// The access token onboarding gave.
     private let token: String
 
+    /// One Home Assistant starts at a time: two starting together took both cores for a
+    /// minute, and tests beside them (a daemon's 1 Hz fixes, a socket's 30 s bound) starved.
+    private static let starts = StartGate()
+
     /// Home Assistant's own log file.
     package var logFile: String { directory + "/home-assistant.log" }
 
@@ -62,13 +66,17 @@ package final class HomeAssistant: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
         let client = HTTPTestClient(port: port)
         do {
-            token = try await Self.onboard(process, client, logFile: directory + "/home-assistant.log")
+            token = try await Self.starts.through {
+                try process.run()
+                return try await Self.onboard(process, client, logFile: directory + "/home-assistant.log")
+            }
         } catch {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            if process.processIdentifier > 0 {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
             throw error
         }
         (self.port, self.directory, self.process, self.client) = (port, directory, process, client)

@@ -138,23 +138,25 @@ struct DaemonTests {
         let track = TestTrack(epochs: 12)
         let log = try track.write()
         // A proprietary sentence after the track, which gpsfake is never let go of: its
-        // gpsd keeps the device, so the track's last fix stays current (freshness 30 s)
+        // gpsd keeps the device, so the track's last fix stays current (freshness 300 s)
         // however long a loaded machine takes to bring the late watcher.
         let handle = try FileHandle(forWritingTo: log)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("$PXXXX,1*\(NMEAChecksum.hex("PXXXX,1"))\r\n".utf8))
         try handle.close()
+        // What the track's last fix is, known before the feed starts: under load a replay
+        // run in between can take longer than any freshness timeout.
+        let expected = try await runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
         let gpsfake = try GPSFake(log: log, once: true)
         defer { gpsfake.stop() }
         let directory = try TemporaryDirectory()
         let daemon = try await DaemonProcess(
             dataDirectory: directory.path + "/data",
-            arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "30"])
+            arguments: ["--source", "gpsd", "--gpsd", "127.0.0.1:\(gpsfake.port)", "--freshness-timeout", "300"])
         let watcher = try connectRaw(daemon.socketPath)
         try watcher.write(contentsOf: Data("?WATCH;".utf8))
         _ = await readLine(watcher)
         try await gpsfake.startFeeding(holdingBack: 2)
-        let expected = try await runLocationd(["replay", log.path, "--format", "json", "--speed", "max"])
         let expectedLast = try Self.object(try #require(expected.stdout.split(separator: "\n").last.map(String.init)))
         var seen: [String: Any] = [:]
         while seen["time"] as? String != expectedLast["time"] as? String {
