@@ -60,7 +60,7 @@ struct HTTPEventsTests {
             tracksDirectory: URL(fileURLWithPath: directory.path + "/tracks"),
             events: HTTPEventStreams(
                 limits: .init(maxClients: 2, maxQueuedBytes: 64 * 1024, keepaliveInterval: .seconds(15)),
-                logger: logger))
+                logger: logger), watchers: context.watchers)
         var configuration = HTTPConfiguration()
         configuration.port = 0
         let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)

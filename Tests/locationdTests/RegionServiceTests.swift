@@ -66,7 +66,11 @@ struct RegionServiceTests {
             let reloads = Recorder<Int>()
             regions.reloads.addListener(reloads)
             let group = ServiceGroup(
-                services: [RegionService(regions: regions, deviceLocation: deviceLocation)],
+                services: [
+                    RegionService(
+                        regions: regions, deviceLocation: deviceLocation,
+                        membershipQueue: DispatchQueue(label: "membership"))
+                ],
                 logger: Logger(label: "test"))
             let running = Task { try await group.run() }
 

@@ -39,6 +39,12 @@ struct DaemonContext: Sendable {
     var lastFix: LastFixStore
     /// Where the listeners run: one serial queue, so that a fix wakes one thread for all.
     let listeners: DispatchQueue
+    /// Where what the clients watch is made (the control socket's watchers, the HTTP event
+    /// streams): one serial queue for all of them, so that a fix wakes one more thread
+    /// however many clients there are. Each libdispatch worker thread keeps a cache of up
+    /// to 1,024 spent work items (80 KiB); a queue per client woke a thread per client,
+    /// and the daemon held 30 threads whose caches filled over an hour.
+    let watchers = DispatchQueue(label: "locationd.watchers")
     /// The region monitoring, when a region file is configured.
     var regions: RegionMonitoring? = nil
     /// Motion, stays and trips, stored in the data directory's timeline.

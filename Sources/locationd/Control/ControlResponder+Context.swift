@@ -11,8 +11,8 @@ extension ControlResponder {
     /// (`?TIMELINE`), the recorded tracks (`?TRACK`) and the HTTP server's address and
     /// token (`?PAGE;`: whoever may ask the socket may read the location over HTTP too).
     init(context: DaemonContext) {
-        let (deviceLocation, counter, lastFix, regions) = (
-            context.deviceLocation, context.counter, context.lastFix, context.regions
+        let (deviceLocation, counter, lastFix, regions, queue) = (
+            context.deviceLocation, context.counter, context.lastFix, context.regions, context.watchers
         )
         let dataDirectory = URL(fileURLWithPath: context.configuration.dataDirectory, isDirectory: true)
         self.init(
@@ -24,10 +24,9 @@ extension ControlResponder {
             watch: { send in
                 // The current fix first, as a new watcher wants to know where the
                 // device is now; before any fix there is nothing to say yet.
-                // One serial queue for both kinds of line: a region event is made after
-                // its fix is in deviceLocation, so its line comes after that fix's TPV
-                // line (a burst of fixes may put later TPV lines before it).
-                let queue = DispatchQueue(label: "locationd.control.watch")
+                // One serial queue for both kinds of line (the watchers' queue): a region
+                // event is made after its fix is in deviceLocation, so its line comes
+                // after that fix's TPV line (a burst of fixes may put later TPV lines before it).
                 let observation = deviceLocation.observe(on: queue, policy: .all, sendingCurrentValue: true) { change in
                     if change.old == nil, change.new == nil { return }
                     send(ControlAnswers.watchLine(change.new))

@@ -82,10 +82,10 @@ extension HTTPRoutes {
         -> @Sendable () -> Void
     {
         guard let timeline else { return {} }
-        let motion = timeline.motion.observe(policy: .all, sendingCurrentValue: true) { change in
+        let motion = timeline.motion.observe(on: watchers, policy: .all, sendingCurrentValue: true) { change in
             send("motion", change.new.jsonString)
         }
-        let events = timeline.events.observe(policy: .all) { change in
+        let events = timeline.events.observe(on: watchers, policy: .all) { change in
             switch change.new {
             case .stayClosed(let stay)?: send("stay", stay.jsonString)
             case .tripClosed(let trip)?: send("trip", trip.jsonString)

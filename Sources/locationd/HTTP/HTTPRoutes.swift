@@ -27,6 +27,9 @@ struct HTTPRoutes: Sendable {
     /// Where the track recorder writes its day files.
     let tracksDirectory: URL
     let events: HTTPEventStreams
+    /// Where the event streams' subscriptions run: the daemon's one queue for what clients
+    /// watch (``DaemonContext/watchers``).
+    let watchers: DispatchQueue
     /// The page's basemap URL template (`http-basemap`), or `nil` for none.
     var basemap: String?
     /// Motion, stays and trips (`HTTPRoutes+Timeline`), or `nil` when not kept.
@@ -79,14 +82,14 @@ struct HTTPRoutes: Sendable {
     }
 
     private func eventStream(closing channel: any Channel) -> Response {
-        let (responder, status, statusJSON, routes) = (responder, status, statusJSON, self)
+        let (responder, status, statusJSON, routes, queue) = (responder, status, statusJSON, self, watchers)
         let body = events.open(dropping: { channel.close(promise: nil) }) { send in
             // The watch's lines are TPV objects, and REGION objects after the fix that made
             // them when the daemon monitors regions: `fix` and `region` events.
             let stopFixes = responder.watch { line in
                 send(line.hasPrefix(ControlAnswers.regionEventPrefix) ? "region" : "fix", line)
             }
-            let observation = status.observe(policy: .all, sendingCurrentValue: true) { change in
+            let observation = status.observe(on: queue, policy: .all, sendingCurrentValue: true) { change in
                 send("status", statusJSON(change.new, nil))
             }
             let stopTimeline = routes.subscribeTimeline(send)

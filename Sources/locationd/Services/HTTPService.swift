@@ -84,7 +84,8 @@ extension HTTPService {
             statusJSON: { context.statusAnswer($0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: configuration.dataDirectory),
             tracksDirectory: configuration.tracksDirectory,
-            events: HTTPEventStreams(logger: context.logger), basemap: configuration.http.basemap,
+            events: HTTPEventStreams(logger: context.logger), watchers: context.watchers,
+            basemap: configuration.http.basemap,
             timeline: context.timeline.map { recorder in
                 HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
                     try recorder.boundedEntries(from: from, to: to).map(\.jsonString)

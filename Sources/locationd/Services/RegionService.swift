@@ -8,14 +8,20 @@ import ServiceLifecycle
 public struct RegionService: Service {
     private let regions: RegionMonitoring
     private let deviceLocation: MonitoredState<Location?>
+    /// Where the membership follows each fix: the daemon's listeners' queue, so that a fix
+    /// wakes no thread of its own for it.
+    private let membershipQueue: DispatchQueue
+    /// Where transitions are reported (their hooks started): rare, and kept off the fixes' way.
     private let queue = DispatchQueue(label: "locationd.regions")
 
     /// - Parameters:
     ///   - regions: the monitoring to run.
     ///   - deviceLocation: the fixes the membership follows.
-    public init(regions: RegionMonitoring, deviceLocation: MonitoredState<Location?>) {
+    ///   - membershipQueue: the serial queue the membership follows them on.
+    public init(regions: RegionMonitoring, deviceLocation: MonitoredState<Location?>, membershipQueue: DispatchQueue) {
         self.regions = regions
         self.deviceLocation = deviceLocation
+        self.membershipQueue = membershipQueue
     }
 
     /// Follows `deviceLocation` until graceful shutdown, then stores the membership.
@@ -23,7 +29,7 @@ public struct RegionService: Service {
         let events = regions.monitor.events.observe(on: queue, policy: .all) { [regions] change in
             regions.report(change.new)
         }
-        let membership = regions.monitor.attach(to: deviceLocation)
+        let membership = regions.monitor.attach(to: deviceLocation, on: membershipQueue)
         try? await gracefulShutdown()
         membership.cancel()
         events.cancel()
@@ -33,9 +39,9 @@ public struct RegionService: Service {
 
 extension RegionService {
     /// The region service when a region file is configured: the context's monitoring,
-    /// following the epochs.
+    /// following the epochs on the listeners' queue.
     init?(context: DaemonContext) {
         guard let regions = context.regions else { return nil }
-        self.init(regions: regions, deviceLocation: context.epochLocation)
+        self.init(regions: regions, deviceLocation: context.epochLocation, membershipQueue: context.listeners)
     }
 }

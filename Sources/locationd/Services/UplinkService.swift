@@ -13,6 +13,8 @@ struct UplinkService: Service {
     private let uplinks: Uplinks
     private let epochLocation: MonitoredState<Location?>
     private let motion: MonitoredState<Motion>?
+    /// The daemon's listeners' queue: handing a fix on wakes no thread of its own.
+    private let queue: DispatchQueue
 
     /// What the service hands on, in order.
     private enum Event: Sendable {
@@ -26,14 +28,14 @@ struct UplinkService: Service {
         self.uplinks = uplinks
         epochLocation = context.epochLocation
         motion = context.timeline?.motion
+        queue = context.listeners
     }
 
     func run() async throws {
         // Fixes are small and few (one an epoch): the stream holds what a slow outbox has
         // not taken yet, up to ten minutes at 10 Hz, the newest kept.
         let (events, feed) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(6000))
-        let queue = DispatchQueue(label: "locationd.uplinks")
-        let motion = motion
+        let (queue, motion) = (queue, motion)
         let fixes = epochLocation.observe(on: queue, policy: .all) { change in
             if let fix = change.new { feed.yield(.fix(fix, motion?.value)) }
         }

@@ -41,6 +41,7 @@ final class PageServer: Sendable {
             statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory),
             tracksDirectory: URL(fileURLWithPath: directory + "/tracks"), events: HTTPEventStreams(logger: logger),
+            watchers: context.watchers,
             timeline: .init(motion: motion, events: events) { from, to in
                 entries.withLock { $0.filter { everyDay || ($0.end > from && $0.start < to) }.map(\.jsonString) }
             }, uplinks: { ControlAnswers.line(uplinks.withLock { $0 }) })
