@@ -98,12 +98,4 @@ import Testing
                 == "latitude=-1.500000000&longitude=2.000000000&device=van%2B1%20%C3%A9%26x%3Dy&provider=gpsd")
         #expect(try fields(form)["device"] == "van+1 é&x=y")
     }
-
-    /// Delivered only on the handler's own answer (:88); an unregistered webhook's empty
-    /// 200 (webhook/__init__.py:137-148) is not one.
-    @Test func acknowledgementIsTheHandlersAnswer() {
-        #expect(GPSLoggerForm.isAcknowledgement(Array("Setting location for van".utf8)))
-        #expect(!GPSLoggerForm.isAcknowledgement([]))
-        #expect(!GPSLoggerForm.isAcknowledgement(Array("[]".utf8)))
-    }
 }

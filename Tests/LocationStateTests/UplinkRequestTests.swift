@@ -116,6 +116,10 @@ import Testing
             .refused(reason: "HTTP 200 without \"Setting location for\": is the URL a registered gpslogger webhook?")
         ),
         (
+            .gpslogger, 200, "[]",
+            .refused(reason: "HTTP 200: [] without \"Setting location for\": is the URL a registered gpslogger webhook?")
+        ),
+        (
             .gpslogger, 422, "expected float",
             .refused(reason: "HTTP 422: expected float")
         ),

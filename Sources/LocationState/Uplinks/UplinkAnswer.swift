@@ -32,14 +32,31 @@ public enum UplinkAnswer: Sendable, Equatable {
         _ protocol: UplinkProtocol, atHomeAssistantWebhook: Bool = false, status: Int, retryAfter: String?,
         body: [UInt8], now: Date = Date()
     ) -> UplinkAnswer {
-        let words = Self.words(status: status, body: body)
+        classify(
+            `protocol`, atHomeAssistantWebhook: atHomeAssistantWebhook, status: status, retryAfter: retryAfter,
+            body: body, words: words(status: status, body: body), now: now)
+    }
+
+    /// `reply` from `target`'s server: what it means, and the server's ``words(status:body:)``.
+    static func read(_ reply: UplinkClient.Reply, from target: UplinkTarget) -> (answer: UplinkAnswer, words: String) {
+        let words = words(status: reply.status, body: reply.body)
+        let answer = classify(
+            target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status,
+            retryAfter: reply.retryAfter, body: reply.body, words: words, now: Date())
+        return (answer, words)
+    }
+
+    private static func classify(
+        _ protocol: UplinkProtocol, atHomeAssistantWebhook: Bool, status: Int, retryAfter: String?, body: [UInt8],
+        words: String, now: Date
+    ) -> UplinkAnswer {
         switch status {
         case 200..<300:
             switch `protocol` {
             case .overland where !OverlandBatch.isAcknowledgement(body):
                 return .refused(reason: "\(words) without {\"result\":\"ok\"}: is the URL an Overland endpoint?")
-            case .gpslogger where !GPSLoggerForm.isAcknowledgement(body),
-                .osmand where atHomeAssistantWebhook && !GPSLoggerForm.isAcknowledgement(body):
+            case .gpslogger where !homeAssistantTookLocation(body),
+                .osmand where atHomeAssistantWebhook && !homeAssistantTookLocation(body):
                 let webhook = `protocol` == .osmand ? "traccar" : "gpslogger"
                 return .refused(
                     reason: "\(words) without \"Setting location for\": is the URL a registered \(webhook) webhook?")
@@ -51,6 +68,14 @@ public enum UplinkAnswer: Sendable, Equatable {
         default:
             return .refused(reason: words)
         }
+    }
+
+    /// Whether `body` is the answer of Home Assistant's gpslogger webhook (and of its traccar
+    /// webhook, in the same words) to a location it took: `Setting location for DEVICE`
+    /// (gpslogger/__init__.py, traccar/__init__.py:88). An unregistered webhook answers 200
+    /// with an empty body (webhook/__init__.py:137-148), and the location is dropped.
+    static func homeAssistantTookLocation(_ body: [UInt8]) -> Bool {
+        body.starts(with: "Setting location for ".utf8)
     }
 
     /// A `Retry-After` value as a delay: seconds, or an HTTP date in its preferred form

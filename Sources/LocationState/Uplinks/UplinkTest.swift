@@ -35,12 +35,8 @@ public enum UplinkTest {
         do {
             let reply = try await settings.send(request, with: client)
             try? await client.shutdown()
-            let answer = UplinkAnswer.classify(
-                target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status,
-                retryAfter: reply.retryAfter, body: reply.body)
-            return Result(
-                delivered: answer == .delivered, answer: answer,
-                words: UplinkAnswer.words(status: reply.status, body: reply.body))
+            let (answer, words) = UplinkAnswer.read(reply, from: target)
+            return Result(delivered: answer == .delivered, answer: answer, words: words)
         } catch {
             try? await client.shutdown()
             let words = Uplinks.describe(error)

@@ -178,11 +178,7 @@ public actor Uplinks {
             let words: String
             do {
                 let reply = try await senders[index].client.send(request, with: client)
-                let target = senders[index].target
-                answer = UplinkAnswer.classify(
-                    target.protocol, atHomeAssistantWebhook: target.keepsCurrentByArrival, status: reply.status,
-                    retryAfter: reply.retryAfter, body: reply.body)
-                words = UplinkAnswer.words(status: reply.status, body: reply.body)
+                (answer, words) = UplinkAnswer.read(reply, from: senders[index].target)
             } catch {
                 // Stopping: the request is given up, its fixes stay for the next start.
                 if Task.isCancelled { return }

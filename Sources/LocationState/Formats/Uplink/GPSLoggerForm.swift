@@ -48,12 +48,4 @@ public struct GPSLoggerForm: Sendable, Hashable {
 
     /// The request's body, percent-encoded (``URLFormEncoding``).
     public var body: [UInt8] { Array(URLFormEncoding.encode(items).utf8) }
-
-    /// Whether `body` is the answer of Home Assistant's gpslogger webhook (and of its traccar
-    /// webhook, in the same words) to a location it took: `Setting location for DEVICE`
-    /// (gpslogger/__init__.py, traccar/__init__.py:88). An unregistered webhook answers 200
-    /// with an empty body, and the location is dropped.
-    public static func isAcknowledgement(_ body: [UInt8]) -> Bool {
-        body.starts(with: "Setting location for ".utf8)
-    }
 }
