@@ -18,6 +18,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "soak": soak,
     "tiles-memory": tilesMemory,
     "timeline": timelineBenchmark,
+    "timeline-month": timelineMonthBenchmark,
     "uplink": uplinkBenchmark,
 ]
 
