@@ -70,6 +70,32 @@ import Testing
         let floodLines = daemon.stderr.split(separator: "\n").filter { $0.contains("too many clients") }
         #expect((3...6).contains(floodLines.count), "\(floodLines.count) lines for 3 floods")
     }
+
+    /// Watchers cost the daemon no thread each: what they are sent is made on one queue,
+    /// so a fix wakes one thread for all of them. (A queue per watcher woke a libdispatch
+    /// worker per watcher at each fix; each worker keeps a cache of up to 80 KiB of spent
+    /// work items, and the daemon's memory climbed for an hour as they filled: with 60
+    /// watchers the daemon ran 67 threads.)
+    @Test func sixtyWatchersDoNotStartAThreadEach() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated", "--http", "off"])
+        var watchers: [FileHandle] = []
+        for _ in 0..<60 {
+            let watcher = try connectRaw(daemon.socketPath)
+            try watcher.write(contentsOf: Data("?WATCH;\n".utf8))
+            watchers.append(watcher)
+        }
+        // Every watcher gets three fixes: 60 watchers were woken together three times.
+        for watcher in watchers {
+            #expect(await readLine(watcher) == #"{"class":"WATCH","enable":true}"#)
+            for _ in 0..<3 { #expect(await readLine(watcher)?.hasPrefix(#"{"class":"TPV""#) == true) }
+        }
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/task")
+        // Without watchers the daemon runs some 15 threads (NIO's, libdispatch's, the main one).
+        #expect(threads.count < 30, "\(threads.count) threads with 60 watchers")
+        #expect(try await daemon.stop().status == 0)
+    }
 }
 
 /// A process's resident set (VmRSS) in KiB.

@@ -212,4 +212,31 @@ struct HTTPBadClientTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
         #expect(try await daemon.stop().status == 0)
     }
+
+    /// Event streams cost the daemon no thread each: their fixes, statuses and motion are
+    /// made on the daemon's one queue for watchers (before, four queues a stream woke a
+    /// libdispatch worker each at every fix: with 60 streams the daemon ran 127 threads).
+    @Test func sixtyEventStreamsDoNotStartAThreadEach() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path + "/data", arguments: ["--source", "simulated"])
+        let client = HTTPTestClient(port: try await daemon.httpPort())
+        var streams: [FileHandle] = []
+        for _ in 0..<60 {
+            let (status, stream) = try await client.open("/api/v1/events")
+            #expect(status == 200)
+            streams.append(stream)
+        }
+        // Every stream gets three fixes: 60 streams were woken together at least twice.
+        for stream in streams {
+            var fixes = 0
+            while fixes < 3 {
+                let event = try #require(await readEvent(stream), "a stream ended")
+                if event.event == "fix" { fixes += 1 }
+            }
+        }
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/task")
+        #expect(threads.count < 30, "\(threads.count) threads with 60 event streams")
+        #expect(try await daemon.stop().status == 0)
+    }
 }
