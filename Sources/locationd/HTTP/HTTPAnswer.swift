@@ -6,16 +6,26 @@ import LocationStores
 enum HTTPAnswer {
     /// A `200 OK` (or `status`) with `body` of `contentType`; never cached, never sniffed.
     static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+        bytes(ByteBuffer(string: body), contentType: contentType, status: status)
+    }
+
+    /// ``text(_:contentType:status:)`` with the body's bytes.
+    static func bytes(_ body: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.cacheControl] = "no-store"
         headers[.xContentTypeOptions] = "nosniff"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     /// A JSON object or array.
     static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
         text(body, contentType: "application/json", status: status)
+    }
+
+    /// A JSON object or array, as bytes.
+    static func json(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        bytes(body, contentType: "application/json", status: status)
     }
 
     /// An `Encodable` value as a JSON object.
