@@ -72,7 +72,11 @@ final class Daemon: Sendable {
         let group = ServiceGroup(configuration: .daemon(services, logger: logger))
         SystemdNotifier.notify("READY=1")
         let startupPages = StartupPages.releaseLater()
-        defer { startupPages.cancel() }
+        let heapTrim = HeapTrim.everyInterval()
+        defer {
+            startupPages.cancel()
+            heapTrim.cancel()
+        }
         do {
             try await group.run()
         } catch let error as LocationError {
