@@ -8,17 +8,20 @@ import Foundation
 public struct LocalDays: Sendable, Equatable {
     /// The zone days are counted in.
     public let timeZone: TimeZone
+    /// The zone's name as given, `Europe/Zurich` (Foundation may call `UTC` `GMT`).
+    public let name: String
     private let calendar: Calendar
 
-    public init(timeZone: TimeZone) {
+    public init(timeZone: TimeZone, name: String? = nil) {
         self.timeZone = timeZone
+        self.name = name ?? timeZone.identifier
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
     }
 
     /// Days in UTC.
-    public static let utc = LocalDays(timeZone: TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!)
+    public static let utc = LocalDays(timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt, name: "UTC")
 
     /// The zone of an IANA name (`Europe/Zurich`, `UTC`); nil when there is no such zone.
     public init?(named name: String) {
@@ -28,7 +31,7 @@ public struct LocalDays: Sendable, Equatable {
             !name.hasPrefix("/"), !name.contains(".."),
             let zone = TimeZone(identifier: name)
         else { return nil }
-        self.init(timeZone: zone)
+        self.init(timeZone: zone, name: name)
     }
 
     /// The system's zone: `TZ` (an IANA name, with or without a leading `:`; empty is
@@ -59,9 +62,6 @@ public struct LocalDays: Sendable, Equatable {
         guard let range = path.range(of: "zoneinfo/") else { return nil }
         return LocalDays(named: String(path[range.upperBound...]))
     }
-
-    /// The zone's name, `Europe/Zurich`.
-    public var name: String { timeZone.identifier }
 
     /// The day `date` falls on, `YYYY-MM-DD`.
     public func day(of date: Date) -> String {
@@ -104,14 +104,13 @@ public struct LocalDays: Sendable, Equatable {
     public func iso8601(_ date: Date) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
         let shifted = String(UTCCalendar.iso8601(date.addingTimeInterval(Double(offset))).dropLast())
-        guard offset != 0 else { return shifted + "Z" }
-        let minutes = abs(offset) / 60
-        return shifted + String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", minutes / 60, minutes % 60)
+        return shifted + (offset == 0 ? "Z" : self.offset(at: date))
     }
 
-    /// The zone's abbreviation at `date` (`CET`, `CEST`, `IST`), or its offset (`+0545`)
-    /// when it has none.
-    public func abbreviation(at date: Date) -> String {
-        timeZone.abbreviation(for: date) ?? iso8601(date).suffix(6).replacingOccurrences(of: ":", with: "")
+    /// The zone's offset from UTC at `date`, `+02:00`, `-03:30`, `+00:00`.
+    public func offset(at date: Date) -> String {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let minutes = abs(offset) / 60
+        return String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", minutes / 60, minutes % 60)
     }
 }

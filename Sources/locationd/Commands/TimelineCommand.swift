@@ -17,8 +17,8 @@ struct TimelineCommand: AsyncParsableCommand {
             writing. DAY and the dates of a range are days of --timezone, midnight to midnight there (a day \
             with a daylight saving change is 23 or 25 hours long); a bound may also be an ISO 8601 time; \
             without either, today. A stay that goes on over midnight is in both days. The table's times \
-            are local, its title names the zone (each time carries its zone's abbreviation when the \
-            offset changes within the table); JSON, GeoJSON and GPX times stay UTC. A stay or trip still \
+            are local, its title names the zone (each time carries its offset when the offset \
+            changes within the table); JSON, GeoJSON and GPX times stay UTC. A stay or trip still \
             going on ends at its last fix, marked *; times carry their date when the table spans days. \
             --rebuild reads every DIR/tracks/YYYY-MM-DD.nmea in order (run --record; symbolic links are \
             skipped) and replaces the timeline with what they give, with the thresholds given here (the daemon's defaults \

@@ -7,7 +7,7 @@ import LocationTimeline
 enum TimelineFormat {
     /// The table: a line per stay and trip, times in `days`' zone (named in the title), then
     /// the totals. The times carry their date when the range or its entries span more than
-    /// one day, and their zone's abbreviation when its offset changes among them (a daylight
+    /// one day, and their offset (`+02:00`) when it changes among them (a daylight
     /// saving change: 02:30 comes twice on the autumn day). An entry still
     /// open ends at its last fix, marked `*` and said under the table: that is all the
     /// timeline knows (a daemon without a fix, or stopped, or a file read, does not know now).
@@ -115,10 +115,10 @@ enum TimelineFormat {
     }
 
     /// `HH:MM` of a time in `days`' zone, or `YYYY-MM-DD HH:MM` when the table spans days,
-    /// followed by the zone's abbreviation when `zoned`.
+    /// followed by the zone's offset when `zoned`.
     private static func clock(_ date: Date, dated: Bool, zoned: Bool, days: LocalDays) -> String {
         let time = dated ? days.dateAndClock(date) : days.clock(date)
-        return zoned ? "\(time) \(days.abbreviation(at: date))" : time
+        return zoned ? "\(time) \(days.offset(at: date))" : time
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
