@@ -95,6 +95,32 @@ struct LocalDaysCommandTests {
         #expect(!before.body.contains(#""class":"STAY""#), "\(before.body)")
     }
 
+    /// The page counts days and shows times in the daemon's zone, whatever the browser's:
+    /// the picker starts at the local day of the fix, and the stay of Zurich's midnight
+    /// is early on the 24th in Kolkata.
+    @Test func thePageShowsTheDaemonsLocalDay() async throws {
+        let directory = try TemporaryDirectory()
+        let data = try Self.timeline(in: directory)
+        let daemon = try await DaemonProcess(
+            dataDirectory: data, arguments: ["--source", "simulated", "--timezone", "Asia/Kolkata"])
+        let browser = try await WebDriver()
+        try await browser.open("http://127.0.0.1:\(try await daemon.httpPort())/")
+        try await browser.waitFor("a fix and the picker's day", #"return !!(S.fix && S.fix.time) && $("day").value !== ''"#)
+        let picked = try #require(
+            try await browser.run(#"return [$("day").value, S.fix.time, document.body.dataset.timezone]"#) as? [String])
+        let fixTime = try #require(UTCCalendar.parseISO8601(picked[1]))
+        #expect(picked[0] == LocalDays(named: "Asia/Kolkata")?.day(of: fixTime), "\(picked)")
+        #expect(picked[2] == "Asia/Kolkata")
+        _ = try await browser.run(#"$("day").value = "2026-11-24"; $("day").onchange(); return true"#)
+        try await browser.waitFor("the stay", #"return $("timeline").dataset.entries === "1""#)
+        let when = try #require(
+            try await browser.run(##"return document.querySelector("#timeline li.stay .when").textContent"##)
+                as? String)
+        #expect(when == "04:00–05:15", "\(when)")
+        let distance = try #require(try await browser.run(#"return $("dayDistance").textContent"#) as? String)
+        #expect(distance.hasSuffix("times in Asia/Kolkata"), "\(distance)")
+    }
+
     /// A zone that is none: one line, exit status 64, for the daemon and the commands alike.
     @Test func aBadZoneIsOneLineAndExit64() async throws {
         try await expectRunRefuses(
