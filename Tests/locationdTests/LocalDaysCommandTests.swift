@@ -105,7 +105,8 @@ struct LocalDaysCommandTests {
             dataDirectory: data, arguments: ["--source", "simulated", "--timezone", "Asia/Kolkata"])
         let browser = try await WebDriver()
         try await browser.open("http://127.0.0.1:\(try await daemon.httpPort())/")
-        try await browser.waitFor("a fix and the picker's day", #"return !!(S.fix && S.fix.time) && $("day").value !== ''"#)
+        try await browser.waitFor(
+            "a fix and the picker's day", #"return !!(S.fix && S.fix.time) && $("day").value !== ''"#)
         let picked = try #require(
             try await browser.run(#"return [$("day").value, S.fix.time, document.body.dataset.timezone]"#) as? [String])
         let fixTime = try #require(UTCCalendar.parseISO8601(picked[1]))
@@ -130,7 +131,8 @@ struct LocalDaysCommandTests {
         let data = try Self.timeline(in: directory)
         let runs = [
             try await runLocationd(["timeline", "--data-dir", data, "--timezone", "Mars/Olympus_Mons"]),
-            try await runLocationd(["export", "--data-dir", data, "2026-11-23"], environment: ["TZ": "Mars/Olympus_Mons"]),
+            try await runLocationd(
+                ["export", "--data-dir", data, "2026-11-23"], environment: ["TZ": "Mars/Olympus_Mons"]),
             try await runLocationd(["tiles", "--data-dir", data, "--stats"], environment: ["TZ": "CET-1CEST"]),
         ]
         for run in runs {

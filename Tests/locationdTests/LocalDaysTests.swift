@@ -201,7 +201,8 @@ struct LocalDaysTests {
         let directory = try TemporaryDirectory()
         let store = try TimelineStore(directory: URL(fileURLWithPath: directory.path), logger: Logger(label: "test"))
         try store.record([.tripClosed(late), .tripClosed(early)], tracker: nil)
-        let recorder = TimelineRecorder(configuration: MotionConfiguration(), store: store, logger: Logger(label: "test"))
+        let recorder = TimelineRecorder(
+            configuration: MotionConfiguration(), store: store, logger: Logger(label: "test"))
         let timeline = MQTTService.Timeline(recorder: recorder, days: days)
 
         let evening = try #require(timeline.distance(midnight.addingTimeInterval(-60)))
@@ -209,7 +210,8 @@ struct LocalDaysTests {
         let night = try #require(timeline.distance(midnight))
         #expect(try night.day == day.next)
         #expect(night.metres == 1200)
-        #expect(night.end > midnight.addingTimeInterval(22 * 3600) && night.end < midnight.addingTimeInterval(26 * 3600))
+        #expect(
+            night.end > midnight.addingTimeInterval(22 * 3600) && night.end < midnight.addingTimeInterval(26 * 3600))
         #expect(try #require(timeline.distance(try day.startDate)).end == midnight)
     }
 }

@@ -98,8 +98,7 @@ struct TilesCommand: ParsableCommand {
 
     private func askStatistics(
         _ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput, days: LocalDays
-    ) throws(LocationError) -> DaemonOrFiles.Fallback?
-    {
+    ) throws(LocationError) -> DaemonOrFiles.Fallback? {
         try source.ask(request) { text throws(LocationError) in
             guard text.hasPrefix(#"{"class":"TILESTATS""#),
                 let statistics = try? JSONDecoder().decode(TileStatistics.self, from: Data(text.utf8))
