@@ -82,7 +82,8 @@ extension HTTPPage {
         function describeEntry(e, what, when) {
           const [times, seconds] = span(e), lasted = describeDuration(seconds);
           when.textContent = times;
-          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + lasted;
+          const mode = e.mode ? e.mode.replace("_mobility", "") + " · " : "";
+          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + mode + lasted;
         }
         function renderOpenEntries() {
           for (const li of document.querySelectorAll("#timeline li.open"))

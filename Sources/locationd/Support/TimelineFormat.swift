@@ -36,6 +36,7 @@ enum TimelineFormat {
                 distance += trip.distance
                 text +=
                     "\(span)  trip  \(pad(TimelineEntry.duration(trip.duration), 11))  \(TimelineEntry.distance(trip.distance)), "
+                    + (trip.mode.map { $0.word + ", " } ?? "")
                     + String(format: "avg %.1f km/h, max %.1f km/h", trip.averageSpeed * 3.6, trip.maxSpeed * 3.6)
             }
             text += "\n"
