@@ -31,7 +31,7 @@ struct MotionJSONTests {
             fixes: 754)
         #expect(
             trip.jsonString
-                == #"{"class":"TRIP","start":"2026-11-18T11:06:40.000Z","end":"2026-11-18T11:19:14.500Z","distance":1509.0,"duration":754.500,"avgSpeed":2.00,"maxSpeed":4.50,"fixes":754,"from":"2026-11-18T10:06:40.000Z"}"#
+                == #"{"class":"TRIP","start":"2026-11-18T11:06:40.000Z","end":"2026-11-18T11:19:14.500Z","distance":1509.0,"duration":754.500,"avgSpeed":2.00,"maxSpeed":4.50,"fixes":754,"mode":"slow_mobility","from":"2026-11-18T10:06:40.000Z"}"#
         )
     }
 

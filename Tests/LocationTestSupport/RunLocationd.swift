@@ -33,9 +33,9 @@ package struct Run: Sendable {
     package let stderr: String
 }
 
-/// Runs `locationd` with `arguments` and waits for it to exit.
-package func runLocationd(_ arguments: [String]) async throws -> Run {
-    try await runProgram(locationdBinary().path, arguments)
+/// Runs `locationd` with `arguments`, and `environment` over the tests' own, and waits for it to exit.
+package func runLocationd(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    try await runProgram(locationdBinary().path, arguments, environment: environment)
 }
 
 /// Runs `locationd arguments` whose stdout is not read; one still running after 20 s
@@ -56,15 +56,23 @@ package func runLocationdBounded(_ arguments: [String]) async throws -> Run {
 
 /// Runs the program at `path` with `arguments` and waits for it to exit, on a
 /// thread of its own (see ``offThePool(_:)``).
-package func runProgram(_ path: String, _ arguments: [String]) async throws -> Run {
-    try await offThePool { try runProgramBlocking(path, arguments) }
+package func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) async throws
+    -> Run
+{
+    try await offThePool { try runProgramBlocking(path, arguments, environment: environment) }
 }
 
-/// Runs the program at `path` with `arguments` and waits for it to exit.
-package func runProgramBlocking(_ path: String, _ arguments: [String]) throws -> Run {
+/// Runs the program at `path` with `arguments`, and `environment` over the tests' own, and
+/// waits for it to exit.
+package func runProgramBlocking(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> Run
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

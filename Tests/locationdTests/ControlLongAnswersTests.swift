@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct ControlLongAnswersTests {
     static func request(_ text: String) -> ControlRequest {
-        ControlRequest(parsing: Substring(text))
+        ControlRequest(parsing: Substring(text), days: .utc)
     }
 
     /// A zoom, or none; anything else is an error object that names what may be given.
@@ -45,12 +45,12 @@ struct ControlLongAnswersTests {
                 == .timeline(
                     TimelineRange(
                         start: day.addingTimeInterval(6 * 3600), end: day.addingTimeInterval(2 * 86_400 - 0.001),
-                        title: "from 2026-11-23T06:00:00Z to 2026-11-24")))
+                        title: "from 2026-11-23T06:00:00Z to 2026-11-24", spansDays: true)))
         guard case .timeline(let today) = Self.request("?TIMELINE") else {
             Issue.record("?TIMELINE is not today's timeline")
             return
         }
-        #expect(today.title == "of \(TimelineRange.today())")
+        #expect(today.title == "of \(LocalDays.utc.day(of: Date()))")
         let refused = [
             (#"{"from":"2026-11-23"}"#, "Invalid TIMELINE: give both from and to"),
             (
@@ -144,10 +144,10 @@ struct ControlLongAnswersTests {
         #expect(answer.hasPrefix(#"{"class":"TILESTATS","zooms":[{"zoom":14,"tiles":5,"#))
         #expect(try JSONDecoder().decode(TileStatistics.self, from: Data(answer.utf8)) == statistics)
         #expect(
-            statistics.text(zoom: nil)
+            statistics.text(zoom: nil, days: .utc)
                 == "zoom 14: 5 tiles, 7 visits, max square 2 at 14/10/20, first 2027-01-15T08:00:10.000Z, last 2027-01-15T08:00:15.500Z\n"
         )
-        #expect(TileStatistics(zooms: []).text(zoom: 3) == "no tiles logged at zoom 3\n")
+        #expect(TileStatistics(zooms: []).text(zoom: 3, days: .utc) == "no tiles logged at zoom 3\n")
     }
 
     /// `?TRACK` takes a day or a range, as the user wrote them; anything else is refused.

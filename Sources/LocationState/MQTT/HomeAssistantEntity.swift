@@ -48,7 +48,7 @@ package struct HomeAssistantEntity: Encodable {
             deviceClass: "moving", availabilityTopic: topics.status, device: device, origin: device.origin)
     }
 
-    /// The metres travelled today (UTC), as the distance topic says.
+    /// The metres travelled today (the daemon's local day), as the distance topic says.
     package static func distanceToday(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
         Self(
             component: "sensor", objectID: device.objectID + "_distance_today", name: "Distance today",

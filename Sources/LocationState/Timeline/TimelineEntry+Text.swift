@@ -4,7 +4,7 @@ import LocationState
 extension TimelineEntry {
     /// One line for people, in the style of a replayed fix's text line (no newline):
     /// `2026-11-23T07:00:00.000Z STAY 47.370000 8.540000 until 2026-11-23T08:00:00.000Z (1 h 0 min, 3600 fixes, radius 3 m)`,
-    /// `2026-11-23T08:00:00.000Z TRIP 12.30 km until 2026-11-23T08:25:00.000Z (25 min 0 s, avg 29.5 km/h, max 80.0 km/h, 1500 fixes)`.
+    /// `2026-11-23T08:00:00.000Z TRIP 12.30 km until 2026-11-23T08:25:00.000Z (25 min 0 s, motorized, avg 29.5 km/h, max 80.0 km/h, 1500 fixes)`.
     public var text: String {
         switch self {
         case .stay(let stay):
@@ -13,7 +13,7 @@ extension TimelineEntry {
                 + String(format: "radius %.0f m", stay.radius) + (stay.isOpen ? ", open)" : ")")
         case .trip(let trip):
             "\(UTCCalendar.iso8601(trip.start)) TRIP \(Self.distance(trip.distance)) until \(UTCCalendar.iso8601(trip.end)) "
-                + "(\(Self.duration(trip.duration)), "
+                + "(\(Self.duration(trip.duration)), \(trip.mode.map { $0.word + ", " } ?? "")"
                 + String(format: "avg %.1f km/h, max %.1f km/h", trip.averageSpeed * 3.6, trip.maxSpeed * 3.6)
                 + ", \(trip.fixes) fixes" + (trip.isOpen ? ", open)" : ")")
         }

@@ -4,8 +4,9 @@ import LocationState
 extension Trip: JSONLine {
     /// The trip as a line of locationd's protocol (no newline):
     /// `{"class":"TRIP","start":ISO8601,"end":ISO8601,"distance":1234.5,"duration":300.000,"avgSpeed":4.12,
-    /// "maxSpeed":9.80,"fixes":300,"from":ISO8601,"to":ISO8601}`; `from` and `to` (the stays'
-    /// starts) left out when nil, `"open":true` last while the trip goes on.
+    /// "maxSpeed":9.80,"fixes":300,"mode":"slow_mobility","from":ISO8601,"to":ISO8601}`; `mode`
+    /// (``TransportMode``) left out for a trip of no duration, `from` and `to` (the stays'
+    /// starts) when nil, `"open":true` last while the trip goes on.
     public func appendJSON(to out: inout [UInt8]) {
         ByteWriter.append(to: &out, capacity: 320) { out in
             out.literal(#"{"class":"TRIP","start":""#)
@@ -22,6 +23,12 @@ extension Trip: JSONLine {
             out.decimal(maxSpeed, decimals: TimelinePrecision.speed)
             out.literal(#","fixes":"#)
             out.integer(fixes)
+            switch mode {
+            case .slow?: out.literal(#","mode":"slow_mobility""#)
+            case .motorized?: out.literal(#","mode":"motorized_mobility""#)
+            case .fast?: out.literal(#","mode":"fast_mobility""#)
+            case nil: break
+            }
             if let from {
                 out.literal(#","from":""#)
                 out.iso8601(from)

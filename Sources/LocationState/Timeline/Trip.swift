@@ -47,4 +47,7 @@ public struct Trip: Sendable, Hashable, Codable {
     /// steps lie within the trip's time (``MotionTracker``); `min` only takes away what
     /// rounding adds when the steps' microseconds are summed against the whole duration.
     public var averageSpeed: Double { duration > 0 ? min(distance / duration, maxSpeed) : 0 }
+
+    /// How the trip was likely made (``TransportMode``); nil for a trip of no duration.
+    public var mode: TransportMode? { TransportMode(distance: distance, duration: duration) }
 }

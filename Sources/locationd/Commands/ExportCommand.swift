@@ -15,22 +15,23 @@ struct ExportCommand: ParsableCommand {
             Without --data-dir, asks the running daemon (the system's, \(DaemonSockets.systemPath), then \
             your own) for its recorded tracks, which you may not be able to read; when none answers, or \
             with --data-dir, reads DIR/tracks/YYYY-MM-DD.nmea; a running daemon may go on recording. \
-            DAY and the bounds of a range are UTC: a date (2026-11-23, a whole day) or, for a range, \
-            an ISO 8601 time (2026-11-23T12:00:00Z). A range over days without a recording is an empty track. \
+            DAY and the dates of a range are days of --timezone (midnight to midnight there); a bound \
+            of a range may also be an ISO 8601 time (2026-11-23T12:00:00Z, or with an offset). The files \
+            are named by UTC days; a day's export takes its fixes from each file that overlaps it. \
+            A range over days without a recording is an empty track. \
             Exit status 64 for a bad date or a backwards range, 66 when the data directory or the day's \
             recording does not exist, 73 when --output cannot be written (a directory, a socket, \
             a block device), 74 when writing into a FIFO or device fails.
             """
     )
 
-    @Argument(help: ArgumentHelp("The day to export (YYYY-MM-DD, UTC).", valueName: "day"))
+    @Argument(help: ArgumentHelp("The day to export (YYYY-MM-DD, in --timezone).", valueName: "day"))
     var day: String?
 
-    @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 UTC time).", valueName: "date"))
+    @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 time).", valueName: "date"))
     var from: String?
 
-    @Option(
-        help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 UTC time).", valueName: "date"))
+    @Option(help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 time).", valueName: "date"))
     var to: String?
 
     @Option(
@@ -43,6 +44,8 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var dataDirectory: DataDirectoryOption
 
     @OptionGroup var socket: DaemonSocketOption
+
+    @OptionGroup var timeZone: TimeZoneOption
 
     func validate() throws {
         if day != nil, from != nil || to != nil {
@@ -77,14 +80,18 @@ struct ExportCommand: ParsableCommand {
     /// The GPX document: from the tracks the running daemon hands over (``DaemonOrFiles``),
     /// else from the files; the same code makes it from the same bytes either way.
     private func document() throws -> String {
+        let days = try timeZone.days()
         let interval =
             if let day {
-                TrackExport.interval(day: try TrackExport.start(ofDay: day))
+                try TrackExport.interval(ofDay: day, days: days)
             } else {
-                try TrackExport.interval(from: from, to: to, maxDays: nil)
+                try TrackExport.interval(from: from, to: to, maxDays: nil, days: days)
             }
         let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
-        let argument = day.map { ["day": $0] } ?? ["from": from ?? "", "to": to ?? ""]
+        // The times, not the day: the daemon may count days in another zone.
+        let argument = [
+            "from": UTCCalendar.iso8601(interval.lowerBound), "to": UTCCalendar.iso8601(interval.upperBound),
+        ]
         var recordings: [Data] = []
         var expected: [Int] = []
         let fallback = try source.ask("?TRACK=\(JSONLineEncoder().encodeFinite(argument));") {
@@ -108,8 +115,13 @@ struct ExportCommand: ParsableCommand {
             }
             return true
         }
-        guard let fallback else { return TrackRecorder.gpx(ofRecordings: recordings, during: interval) }
-        return try fallback.readTracks { try export().gpx() }
+        guard let fallback else {
+            if let day, recordings.isEmpty {
+                throw TrackExport.Failure(kind: .missing, message: "no track was recorded on \(day)")
+            }
+            return TrackRecorder.gpx(ofRecordings: recordings, during: interval)
+        }
+        return try fallback.readTracks { try export(days: days) }
     }
 
     /// The lines of a `?TRACK` answer.
@@ -119,8 +131,8 @@ struct ExportCommand: ParsableCommand {
         let data: String?
     }
 
-    /// The days or range asked for, in the data directory, which must exist.
-    private func export() throws -> TrackExport {
+    /// The days or range asked for, in the data directory, which must exist, as GPX.
+    private func export(days: LocalDays) throws -> String {
         let directory = dataDirectory.url
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -129,7 +141,7 @@ struct ExportCommand: ParsableCommand {
                 kind: .missing, message: "no data directory at \(directory.path); name the right one with --data-dir")
         }
         let tracks = directory.appendingPathComponent("tracks")
-        if let day { return try TrackExport.day(day, in: tracks) }
-        return try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil)
+        if let day { return try TrackExport.day(day, in: tracks, days: days).gpx() }
+        return try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil, days: days).gpx()
     }
 }

@@ -13,7 +13,7 @@ struct RunCommand: AsyncParsableCommand {
             for data-dir), then the configuration file (--config; by default /etc/locationd/locationd.conf \
             for root, else $XDG_CONFIG_HOME/locationd/locationd.conf, when it exists), then \
             built-in defaults. The file holds `key = value` lines named like the long flags \
-            (source, gpsd, data-dir, socket, socket-mode, zooms, freshness-timeout, log-level, record, regions, http, \
+            (source, gpsd, data-dir, socket, socket-mode, zooms, freshness-timeout, log-level, record, timezone, regions, http, \
             http-token-file, http-basemap, http-allowed-hosts, mqtt), \
             the region settings on-enter, on-leave, region-dwell, region-leave-margin, \
             region-hook-timeout, region-initial-enter, the motion settings stay-distance, stay-duration, \
@@ -92,6 +92,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var thresholds: TimelineThresholds
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     @Option(help: ArgumentHelp("The configuration file to read.", valueName: "path"))
     var config: String?
 
@@ -126,7 +128,7 @@ struct RunCommand: AsyncParsableCommand {
             ("gpsd", gpsd), ("data-dir", dataDirectory.path), ("socket", socket), ("socket-mode", socketMode),
             ("zooms", zooms),
             ("freshness-timeout", freshnessTimeout), ("log-level", logLevel), ("regions", regions),
-            ("http", http), ("mqtt", mqtt),
+            ("http", http), ("mqtt", mqtt), ("timezone", timeZone.name),
         ]
         source.flags =
             flags.compactMap { key, value in value.map { (key, $0) } } + uplink.map { ("uplink", $0) }

@@ -31,8 +31,10 @@ struct TilesCommand: ParsableCommand {
     @Option(help: "Output format: txt (z/x/y lines), csv, geojson (tile polygons). Default: txt.")
     var format: TileListFormat?
 
-    @Flag(help: "Per zoom: unique tiles, visits, max square, first and last visit.")
+    @Flag(help: "Per zoom: unique tiles, visits, max square, first and last visit (in --timezone).")
     var stats = false
+
+    @OptionGroup var timeZone: TimeZoneOption
 
     func validate() throws {
         if let zoom, !Tile.zoomRange.contains(zoom) {
@@ -47,18 +49,19 @@ struct TilesCommand: ParsableCommand {
     func run() throws {
         let output = BufferedOutput()
         do {
+            let days = try stats ? timeZone.days() : .utc
             let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
             let argument = zoom.map { #"={"zoom":\#($0)}"# } ?? ""
             let fallback =
                 stats
-                ? try askStatistics(source, "?TILESTATS\(argument);", output)
+                ? try askStatistics(source, "?TILESTATS\(argument);", output, days: days)
                 : try askList(source, "?TILES\(argument);", output)
             if let fallback {
                 try fallback.read { () throws(LocationError) in
                     let database = try TileDatabase.openReadOnly(
                         at: source.directory.appendingPathComponent(TileDatabase.fileName))
                     if stats {
-                        output.write(try TileStatistics.read(database, zoom: zoom).text(zoom: zoom))
+                        output.write(try TileStatistics.read(database, zoom: zoom).text(zoom: zoom, days: days))
                     } else {
                         try (format ?? .txt).write(database, zoom: zoom, to: output)
                     }
@@ -93,14 +96,14 @@ struct TilesCommand: ParsableCommand {
         }
     }
 
-    private func askStatistics(_ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput)
-        throws(LocationError) -> DaemonOrFiles.Fallback?
-    {
+    private func askStatistics(
+        _ source: DaemonOrFiles, _ request: String, _ output: BufferedOutput, days: LocalDays
+    ) throws(LocationError) -> DaemonOrFiles.Fallback? {
         try source.ask(request) { text throws(LocationError) in
             guard text.hasPrefix(#"{"class":"TILESTATS""#),
                 let statistics = try? JSONDecoder().decode(TileStatistics.self, from: Data(text.utf8))
             else { throw DaemonOrFiles.unexpected(text) }
-            output.write(statistics.text(zoom: zoom))
+            output.write(statistics.text(zoom: zoom, days: days))
             return false
         }
     }

@@ -14,9 +14,12 @@ struct TimelineCommand: AsyncParsableCommand {
             Without --data-dir, asks the running daemon (the system's, \(DaemonSockets.systemPath), then \
             your own), which may read a timeline you cannot; when none answers, or with --data-dir, reads \
             DIR/timeline.sqlite, which the daemon writes as stays and trips close; a running daemon goes on \
-            writing. DAY and the bounds of a range are UTC: a date (2026-11-23, a whole \
-            day) or an ISO 8601 time; without either, today. A stay or trip still going on ends at its last \
-            fix, marked *; times carry their date when the table spans days. \
+            writing. DAY and the dates of a range are days of --timezone, midnight to midnight there (a day \
+            with a daylight saving change is 23 or 25 hours long); a bound may also be an ISO 8601 time; \
+            without either, today. A stay that goes on over midnight is in both days. The table's times \
+            are local, its title names the zone (each time carries its offset when the offset \
+            changes within the table); JSON, GeoJSON and GPX times stay UTC. A stay or trip still \
+            going on ends at its last fix, marked *; times carry their date when the table spans days. \
             --rebuild reads every DIR/tracks/YYYY-MM-DD.nmea in order (run --record; symbolic links are \
             skipped) and replaces the timeline with what they give, with the thresholds given here (the daemon's defaults \
             otherwise); it refuses while a daemon runs on the directory. \
@@ -24,10 +27,10 @@ struct TimelineCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The day to show (YYYY-MM-DD, UTC; default today).", valueName: "day"))
+    @Argument(help: ArgumentHelp("The day to show (YYYY-MM-DD, in --timezone; default today).", valueName: "day"))
     var day: String?
 
-    @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 UTC time).", valueName: "date"))
+    @Option(help: ArgumentHelp("The start of a range (a date or an ISO 8601 time).", valueName: "date"))
     var from: String?
 
     @Option(help: ArgumentHelp("The end of a range (a date, included whole, or an ISO 8601 time).", valueName: "date"))
@@ -51,6 +54,8 @@ struct TimelineCommand: AsyncParsableCommand {
 
     @OptionGroup var socket: DaemonSocketOption
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     func validate() throws {
         if day != nil, from != nil || to != nil { throw ValidationError("Give a day or --from and --to, not both.") }
         if [json, geojson, gpx].filter({ $0 }).count > 1 {
@@ -66,7 +71,8 @@ struct TimelineCommand: AsyncParsableCommand {
                 StandardError.line("locationd: \(summary)")
                 return
             }
-            let range = try TimelineRange.resolve(day: day, from: from, to: to)
+            let days = try timeZone.days()
+            let range = try TimelineRange.resolve(day: day, from: from, to: to, days: days)
             let lines = try self.lines(range)
             var entries: [TimelineEntry] = []
             for line in lines {
@@ -80,8 +86,7 @@ struct TimelineCommand: AsyncParsableCommand {
                     ? TimelineFormat.geoJSON(entries, lines: lines)
                     : gpx
                         ? TimelineFormat.gpx(entries)
-                        : TimelineFormat.table(
-                            entries, title: range.title, spansDays: range.end.timeIntervalSince(range.start) > 86_400)
+                        : TimelineFormat.table(entries, title: range.title, spansDays: range.spansDays, days: days)
             let out = BufferedOutput()
             out.write(text)
             out.flush()
@@ -94,10 +99,8 @@ struct TimelineCommand: AsyncParsableCommand {
     /// written from the timeline file as the daemon writes them, so that either prints the same.
     private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
         let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
-        // The range as the user gave it, today's date when none: the daemon reads it as this command does.
-        let argument =
-            from != nil || to != nil
-            ? ["from": from ?? "", "to": to ?? ""] : ["day": day ?? String(UTCCalendar.iso8601(range.start).prefix(10))]
+        // The times, not the days: the daemon may count days in another zone.
+        let argument = ["from": UTCCalendar.iso8601(range.start), "to": UTCCalendar.iso8601(range.end)]
         var lines: [String] = []
         let fallback = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
             text throws(LocationError) in

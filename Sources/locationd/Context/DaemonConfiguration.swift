@@ -10,7 +10,7 @@ import Logging
 ///
 /// The file is plain `key = value` lines, `#` starts a comment, keys are the long
 /// flag names of `locationd run` (`source`, `gpsd`, `data-dir`, `socket`, `zooms`,
-/// `freshness-timeout`, `log-level`, `record`, and
+/// `freshness-timeout`, `log-level`, `record`, `timezone`, and
 /// ``HTTPConfiguration``'s `http`, `http-token-file`, `http-basemap`). Every layer goes through
 /// ``apply(key:value:origin:)``, so a value means the same and is checked the same
 /// wherever it comes from; ``DaemonConfigurationSource`` stacks the layers.
@@ -48,6 +48,12 @@ struct DaemonConfiguration: Equatable, Sendable {
     var uplinks = UplinkSettings()
     /// Stays, trips and motion (`stay-distance`, `stay-duration`, `stay-gap`, `max-speed`).
     var motion = MotionConfiguration()
+    /// The zone days are counted in (`timezone`, an IANA name); nil for the system's, which
+    /// ``DaemonConfigurationSource/resolve()`` fills in.
+    var timeZone: LocalDays?
+
+    /// The days of the timeline, the tracks' views, the tile statistics and MQTT's distance.
+    var days: LocalDays { timeZone ?? .utc }
 
     /// The control socket: `--socket`, or `control.sock` in the data directory.
     var resolvedSocketPath: String { socketPath ?? dataDirectory + "/" + DataDirectory.Name.controlSocket }
@@ -71,6 +77,7 @@ struct DaemonConfiguration: Equatable, Sendable {
         if freshnessTimeoutSeconds != other.freshnessTimeoutSeconds { keys.append("freshness-timeout") }
         if logLevel != other.logLevel { keys.append("log-level") }
         if record != other.record { keys.append("record") }
+        if timeZone != other.timeZone { keys.append("timezone") }
         if regions != other.regions { keys.append("regions") }
         keys += http.keysDiffering(from: other.http)
         if mqtt != other.mqtt { keys.append("mqtt") }
@@ -104,6 +111,13 @@ struct DaemonConfiguration: Equatable, Sendable {
             socketMode = UInt16(mode)
         case "zooms":
             zooms = try Self.parseZooms(value, origin: origin)
+        case "timezone":
+            guard let days = LocalDays(named: value) else {
+                throw .usage(
+                    "\(origin): timezone must be a time zone name such as Europe/Zurich or UTC, not \(value.quotedForMessage)"
+                )
+            }
+            timeZone = days
         case "freshness-timeout":
             let range = Self.freshnessTimeoutRange
             guard let seconds = Double(value.hasSuffix("s") ? String(value.dropLast()) : value),

@@ -53,6 +53,7 @@ struct DaemonConfigurationSource: Sendable {
         }
         for (key, value) in flags { try configuration.apply(key: key, value: value, origin: "--\(key)") }
         if let record { configuration.record = record }
+        if configuration.timeZone == nil { configuration.timeZone = try LocalDays.system(environment: environment) }
         return configuration
     }
 

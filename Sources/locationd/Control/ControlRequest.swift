@@ -40,8 +40,8 @@ enum ControlRequest: Equatable, Sendable {
     /// A known request with an argument it cannot take; the message says why.
     case invalid(String)
 
-    /// Parses one request, without its terminator.
-    init(parsing text: Substring) {
+    /// Parses one request, without its terminator; `days` reads the days `?TIMELINE` names.
+    init(parsing text: Substring, days: LocalDays) {
         let trimmed = text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
         guard trimmed.first == "?" else {
             self = .unknown(String(trimmed.prefix(64)))
@@ -59,7 +59,7 @@ enum ControlRequest: Equatable, Sendable {
         case "WATCH": self = Self.watch(argument)
         case "TILES": self = Self.zoom(argument).map(Self.tiles) ?? Self.invalidZoom("TILES", argument)
         case "TILESTATS": self = Self.zoom(argument).map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
-        case "TIMELINE": self = Self.timeline(argument)
+        case "TIMELINE": self = Self.timeline(argument, days: days)
         case "TRACK": self = Self.track(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
@@ -101,9 +101,10 @@ enum ControlRequest: Equatable, Sendable {
         let to: String?
     }
 
-    /// `?TIMELINE;` (today, UTC), `?TIMELINE={"day":"YYYY-MM-DD"};` or
-    /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 UTC times).
-    private static func timeline(_ argument: Substring) -> ControlRequest {
+    /// `?TIMELINE;` (today), `?TIMELINE={"day":"YYYY-MM-DD"};` or
+    /// `?TIMELINE={"from":…,"to":…};` (dates, the later included whole, or ISO 8601 times);
+    /// days are those of `days`' zone.
+    private static func timeline(_ argument: Substring, days: LocalDays) -> ControlRequest {
         let bounds =
             argument.allSatisfy(\.isWhitespace)
             ? DayOrRange(day: nil, from: nil, to: nil)
@@ -114,7 +115,8 @@ enum ControlRequest: Equatable, Sendable {
                     + argument.prefix(64))
         }
         do {
-            return .timeline(try TimelineRange.resolve(day: bounds.day, from: bounds.from, to: bounds.to, flag: ""))
+            return .timeline(
+                try TimelineRange.resolve(day: bounds.day, from: bounds.from, to: bounds.to, days: days, flag: ""))
         } catch {
             return .invalid("Invalid TIMELINE: \(error.message)")
         }
@@ -138,7 +140,9 @@ enum ControlRequest: Equatable, Sendable {
     ///
     /// A request ends at `;` or `\n`; blank requests are skipped. Bytes after the last
     /// terminator stay for the next read.
-    static func split(_ bytes: some Collection<UInt8>) -> (requests: [ControlRequest], consumed: Int, longest: Int) {
+    static func split(_ bytes: some Collection<UInt8>, days: LocalDays) -> (
+        requests: [ControlRequest], consumed: Int, longest: Int
+    ) {
         var requests: [ControlRequest] = []
         var start = 0
         var index = 0
@@ -150,7 +154,7 @@ enum ControlRequest: Equatable, Sendable {
                 longest = max(longest, current.count)
                 let text = String(decoding: current, as: UTF8.self)
                 if !text.allSatisfy({ $0.isWhitespace }) {
-                    requests.append(ControlRequest(parsing: Substring(text)))
+                    requests.append(ControlRequest(parsing: Substring(text), days: days))
                 }
                 current.removeAll(keepingCapacity: true)
                 start = index

@@ -58,17 +58,18 @@ extension ControlResponder {
                 }
             },
             timeline: context.timeline.map(Self.timelineAnswer),
-            track: { [tracks = context.configuration.tracksDirectory] request in
+            track: { [tracks = context.configuration.tracksDirectory, days = context.configuration.days] request in
                 do throws(TrackExport.Failure) {
                     switch request {
-                    case .day(let day): return .track(try TrackExport.day(day, in: tracks))
+                    case .day(let day): return .track(try TrackExport.day(day, in: tracks, days: days))
                     case .range(let from, let to):
-                        return .track(try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil))
+                        return .track(try TrackExport.range(from: from, to: to, in: tracks, maxDays: nil, days: days))
                     }
                 } catch {
                     return .line(ControlReply.error(error.message))
                 }
             },
+            days: context.configuration.days,
             page: {
                 guard context.configuration.http.enabled else { return ControlAnswers.page(url: nil, token: nil) }
                 return ControlAnswers.page(

@@ -1,3 +1,5 @@
+import LocationState
+
 /// What the control socket answers with: JSON objects the daemon builds from its states.
 ///
 /// Each closure returns or sends one JSON object without a trailing newline; the
@@ -20,6 +22,8 @@ struct ControlResponder: Sendable {
     var timeline: (@Sendable (_ range: TimelineRange) -> ControlPages)? = nil
     /// The answer to `?TRACK`; nil when the daemon records no tracks.
     var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
+    /// The zone whose days `?TIMELINE` names.
+    var days: LocalDays = .utc
     /// The answer to `?PAGE;`.
     var page: @Sendable () -> String = { ControlAnswers.page(url: nil, token: nil) }
 

@@ -205,7 +205,7 @@ private final class ControlConnection: ChannelInboundHandler {
         guard admitted else { return }
         let buffer = unwrapInboundIn(data)
         pending.append(contentsOf: buffer.readableBytesView)
-        let (requests, consumed, longest) = ControlRequest.split(pending)
+        let (requests, consumed, longest) = ControlRequest.split(pending, days: responder.days)
         pending.removeFirst(consumed)
         guard pending.count <= limits.maxRequestBytes, longest <= limits.maxRequestBytes else {
             logger.notice("control socket: request longer than \(limits.maxRequestBytes) bytes; closing the client")

@@ -3,7 +3,9 @@ extension HTTPPage {
     // a panel with the day's stays (times, durations) and trips (times, distances). A
     // click on a trip draws it (the recorded track between its start and end, or, without
     // one, the line between the stays it joins) and fits the map to it. It reads
-    // `/api/v1/timeline?day=…` and follows the `motion`, `stay` and `trip` events.
+    // `/api/v1/timeline?day=…` and follows the `motion`, `stay` and `trip` events. Days and
+    // times are those of the daemon's zone (`data-timezone` on the body), whatever the
+    // browser's: the day picker starts at the local day of the fix shown.
     // An open stay or trip ends "now" only while the fix is current; otherwise it reads
     // "since 09:12, last fix 11:40", and "parked for" becomes "parked for at least …",
     // measured to the last fix. For tests: `data-motion`, `data-since` and `data-current`
@@ -25,7 +27,7 @@ extension HTTPPage {
         """
 
     static let timelinePanel = """
-        <h2>Timeline <input type="date" id="day" class="dayPicker" title="the day shown (UTC)"></h2>
+        <h2>Timeline <input type="date" id="day" class="dayPicker" title="the day shown, in the daemon's time zone"></h2>
           <ul id="timeline" class="timeline" data-entries="0"><li class="small">nothing recorded this day</li></ul>
           <p class="small" id="dayDistance"></p>
         """
@@ -34,8 +36,19 @@ extension HTTPPage {
         S.motion = null; S.entries = []; S.tripPath = [];
         function describeDuration(s) { const m = Math.max(0, Math.round(s / 60)); if (m < 60) return m + " min";
           return Math.floor(m / 60) + " h " + (m % 60) + " min"; }
+        // "YYYY-MM-DD HH:MM" of a time in the daemon's zone (UTC when the browser does not know it).
+        const zone = document.body.dataset.timezone || "UTC";
+        const localFormat = (() => {
+          const options = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+          try { return new Intl.DateTimeFormat("en-US", { ...options, timeZone: zone }); }
+          catch (e) { return new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" }); }
+        })();
+        function local(iso) {
+          const p = {}; for (const part of localFormat.formatToParts(new Date(iso))) p[part.type] = part.value;
+          return p.year + "-" + p.month + "-" + p.day + " " + p.hour + ":" + p.minute;
+        }
         // HH:MM, with the date in front when it is not the day shown (a stay begun days ago).
-        function clock(iso) { return (iso.slice(0, 10) === $("day").value ? "" : iso.slice(0, 10) + " ") + iso.slice(11, 16); }
+        function clock(iso) { const t = local(iso); return (t.slice(0, 10) === $("day").value ? "" : t.slice(0, 10) + " ") + t.slice(11, 16); }
         // Whether the fix is current: the badge says live (or simulated) and the fix is dated
         // within 5 minutes of the page's clock (room for a clock that is off; a replayed old
         // track is live, but not current).
@@ -69,7 +82,8 @@ extension HTTPPage {
         function describeEntry(e, what, when) {
           const [times, seconds] = span(e), lasted = describeDuration(seconds);
           when.textContent = times;
-          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + lasted;
+          const mode = e.mode ? e.mode.replace("_mobility", "") + " · " : "";
+          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + mode + lasted;
         }
         function renderOpenEntries() {
           for (const li of document.querySelectorAll("#timeline li.open"))
@@ -89,10 +103,10 @@ extension HTTPPage {
             if (e.open) li.classList.add("open");
             li.dataset.start = e.start; li.dataset.index = String(index); li.append(what, when); list.appendChild(li);
           });
-          $("dayDistance").textContent = "travelled " + (answer.distance / 1000).toFixed(1) + " km, times in UTC";
+          $("dayDistance").textContent = "travelled " + (answer.distance / 1000).toFixed(1) + " km, times in " + zone;
         }
         async function loadTimeline() {
-          if (!$("day").value) $("day").value = S.fix && S.fix.time ? S.fix.time.slice(0, 10) : new Date().toISOString().slice(0, 10);
+          if (!$("day").value) $("day").value = local(S.fix && S.fix.time ? S.fix.time : new Date().toISOString()).slice(0, 10);
           try { renderTimeline(await getJSON("/api/v1/timeline?day=" + $("day").value)); } catch (e) {}
         }
         async function selectTrip(trip, li) {

@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationState
 
 /// The page at `/`: HTML, CSS and a modest script in one document, with nothing
 /// fetched from anywhere but the daemon (it must work on a boat).
@@ -21,12 +22,13 @@ import Hummingbird
 /// the tiles drawn.
 enum HTTPPage {
     /// The page, with the basemap drawn from `basemap` (a URL template that
-    /// ``HTTPConfiguration/basemapOrigin(of:)`` accepts) or none.
+    /// ``HTTPConfiguration/basemapOrigin(of:)`` accepts) or none; its days and times are
+    /// those of `days`' zone (`data-timezone` on the body).
     ///
     /// Its Content-Security-Policy lets it load scripts and styles only from itself,
     /// connect only to the daemon, and load images only from the daemon and the
     /// basemap's origin.
-    static func response(basemap: String?) -> Response {
+    static func response(basemap: String?, days: LocalDays) -> Response {
         let origin = basemap.flatMap(HTTPConfiguration.basemapOrigin(of:))
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -34,12 +36,13 @@ enum HTTPPage {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] =
             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:\(origin.map { " " + $0 } ?? ""); frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-        var page = document
+        // A zone's name is letters, digits and `/_+-` (LocalDays takes no other): safe in an attribute.
+        var attributes = " data-timezone=\"\(days.name)\""
         if let basemap, origin != nil {
-            let escaped = basemap.replacingOccurrences(of: "&", with: "&amp;")
-            page = page.replacingOccurrences(
-                of: "<body>", with: "<body data-basemap=\"\(escaped)\">", options: [], range: page.range(of: "<body>"))
+            attributes += " data-basemap=\"\(basemap.replacingOccurrences(of: "&", with: "&amp;"))\""
         }
+        let page = document.replacingOccurrences(
+            of: "<body>", with: "<body\(attributes)>", options: [], range: document.range(of: "<body>"))
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 
@@ -175,7 +178,7 @@ enum HTTPPage {
           $("speed").textContent = f && f.speed !== undefined ? f.speed.toFixed(2) + " m/s (" + (f.speed * 3.6).toFixed(1) + " km/h)" : "–";
           const alt = f ? (f.altMSL !== undefined ? f.altMSL : f.altHAE) : undefined;
           $("altitude").textContent = alt !== undefined ? alt.toFixed(1) + " m" : "–";
-          $("time").textContent = f && f.time ? f.time.replace("T", " ").replace("Z", " UTC") : "–";
+          $("time").textContent = f && f.time ? local(f.time) + f.time.slice(16, 19) + " " + zone : "–";
           $("source").textContent = f ? f.source + (f.device ? " (" + f.device + ")" : "") : "–";
           $("status").textContent = S.status ? S.status.state + (S.status.connected ? ", connected" : ", not connected") : "–";
           $("fixes").textContent = S.status ? S.status.fixes : "–";
@@ -194,7 +197,7 @@ enum HTTPPage {
             body.appendChild(tr);
           }
           const first = S.stats.map(z => z.firstSeen).sort()[0], last = S.stats.map(z => z.lastSeen).sort().pop();
-          $("span").textContent = "first visit " + first.slice(0, 16).replace("T", " ") + ", last " + last.slice(0, 16).replace("T", " ") + " UTC";
+          $("span").textContent = "first visit " + local(first) + ", last " + local(last) + " " + zone;
           const select = $("tileZoom");
           if (select.options.length !== S.stats.length) {
             select.innerHTML = "";
@@ -344,11 +347,12 @@ enum HTTPPage {
           S.loadedZoom = S.tileZoom; draw();
         }
         async function loadTrack() {
-          // The day of the fix shown (a fix gpsd sent without a time is filed under the day it came).
+          // The local day of the fix shown, else the last day recorded (a fix gpsd sent without
+          // a time is filed under the day it came).
           const days = (await getJSON("/api/v1/tracks")).days; if (!days.length) return;
-          const want = S.fix && S.fix.time ? S.fix.time.slice(0, 10) : null;
-          const day = days.find(d => d.day === want) || days[days.length - 1];
-          const r = await fetch(api(day.gpx)); const xml = new DOMParser().parseFromString(await r.text(), "application/xml");
+          let r = S.fix && S.fix.time ? await fetch(api("/api/v1/tracks/" + local(S.fix.time).slice(0, 10) + ".gpx")) : null;
+          if (!r || !r.ok) r = await fetch(api(days[days.length - 1].gpx));
+          const xml = new DOMParser().parseFromString(await r.text(), "application/xml");
           const points = Array.from(xml.getElementsByTagName("trkpt")).slice(-3000).map(p => { const t = p.getElementsByTagName("time")[0];
             return [Number(p.getAttribute("lat")), Number(p.getAttribute("lon")), t ? Date.parse(t.textContent) : NaN]; });
           S.track = points.concat(S.track).slice(-3000); draw();

@@ -17,14 +17,16 @@ extension HTTPRoutes {
         var entries: @Sendable (_ from: Date, _ to: Date) throws -> [String]
     }
 
-    /// `?day=YYYY-MM-DD` (a UTC day, as the tracks'; today without one) or
-    /// `?from=…&to=…` (dates or ISO 8601 UTC times, at most ``maxRangeDays`` days):
-    /// `{"from":…,"to":…,"distance":M,"entries":[…]}`, `distance` the trips' metres.
+    /// `?day=YYYY-MM-DD` (a day of the daemon's zone, midnight to midnight there; today
+    /// without one) or `?from=…&to=…` (dates or ISO 8601 times, at most ``maxRangeDays``
+    /// days): `{"timezone":…,"day":…,"from":…,"to":…,"distance":M,"entries":[…]}`, `day`
+    /// only for a day, `from` and `to` with the zone's offset, `distance` the trips' metres.
     func timelineAnswer(_ request: Request) throws -> Response {
         guard let timeline else {
             throw HTTPError(.notFound, message: "the timeline is not kept by this daemon")
         }
-        let (from, to) = try Self.timelineRange(request.uri.queryParameters)
+        let days = responder.days
+        let (from, to, day) = try Self.timelineRange(request.uri.queryParameters, days: days)
         let entries: [String]
         do {
             entries = try timeline.entries(from, to)
@@ -37,42 +39,40 @@ extension HTTPRoutes {
             }
             return total + (Double(entry[range.upperBound...].prefix { $0 == "." || $0.isNumber }) ?? 0)
         }
+        let dayMember = day.map { #""day":"\#($0)","# } ?? ""
         return HTTPAnswer.json(
-            #"{"from":"\#(UTCCalendar.iso8601(from))","to":"\#(UTCCalendar.iso8601(to))","distance":"#
-                + String(format: "%.1f", distance) + #","entries":[\#(entries.joined(separator: ","))]}"#)
+            #"{"timezone":"\#(days.name)",\#(dayMember)"from":"\#(days.iso8601(from))","to":"\#(days.iso8601(to))","#
+                + #""distance":"# + String(format: "%.1f", distance)
+                + #","entries":[\#(entries.joined(separator: ","))]}"#)
     }
 
-    /// The range a timeline request asks for; a 400 for anything else.
-    static func timelineRange(_ query: Parameters) throws -> (Date, Date) {
-        let day = 86_400.0
-        if let text = query["day"] {
-            guard let start = TrackExport.day(String(text)) else {
+    /// The range a timeline request asks for, and the day when it names one (or none:
+    /// today); a 400 for anything else.
+    static func timelineRange(_ query: Parameters, days: LocalDays, now: Date = Date()) throws -> (
+        Date, Date, day: String?
+    ) {
+        if query["from"] == nil, query["to"] == nil {
+            let text = query["day"].map(String.init) ?? days.day(of: now)
+            guard let interval = days.interval(ofDay: text) else {
                 throw HTTPError(.badRequest, message: "day must be YYYY-MM-DD, not '\(text.prefix(40))'")
             }
-            return (start, start.addingTimeInterval(day))
+            return (interval.lowerBound, interval.upperBound, text)
         }
-        switch (query["from"], query["to"]) {
-        case (nil, nil):
-            let now = Date().timeIntervalSince1970
-            let start = Date(timeIntervalSince1970: (now / day).rounded(.down) * day)
-            return (start, start.addingTimeInterval(day))
-        case (let fromText?, let toText?):
-            guard let from = TrackExport.time(String(fromText), endOfDay: false) else {
-                throw HTTPError(
-                    .badRequest, message: "from is not a date or an ISO 8601 UTC time: '\(fromText.prefix(40))'")
-            }
-            guard let to = TrackExport.time(String(toText), endOfDay: true) else {
-                throw HTTPError(
-                    .badRequest, message: "to is not a date or an ISO 8601 UTC time: '\(toText.prefix(40))'")
-            }
-            guard from < to else { throw HTTPError(.badRequest, message: "from must come before to") }
-            guard to.timeIntervalSince(from) <= Double(maxRangeDays) * day else {
-                throw HTTPError(.badRequest, message: "the range is longer than \(maxRangeDays) days")
-            }
-            return (from, to)
-        default:
+        guard query["day"] == nil, let fromText = query["from"], let toText = query["to"] else {
             throw HTTPError(.badRequest, message: "give day=YYYY-MM-DD, or both from and to")
         }
+        guard let from = TrackExport.time(String(fromText), endOfDay: false, days: days) else {
+            throw HTTPError(
+                .badRequest, message: "from is not a date or an ISO 8601 UTC time: '\(fromText.prefix(40))'")
+        }
+        guard let to = TrackExport.time(String(toText), endOfDay: true, days: days) else {
+            throw HTTPError(.badRequest, message: "to is not a date or an ISO 8601 UTC time: '\(toText.prefix(40))'")
+        }
+        guard from < to else { throw HTTPError(.badRequest, message: "from must come before to") }
+        guard to.timeIntervalSince(from) <= Double(maxRangeDays) * 86_400 else {
+            throw HTTPError(.badRequest, message: "the range is longer than \(maxRangeDays) days")
+        }
+        return (from, to, nil)
     }
 
     /// Attaches an event stream's `send` to the motion (`motion` events, the current one

@@ -39,7 +39,7 @@ struct HTTPRoutes: Sendable {
     var uplinks: (@Sendable () -> String)?
 
     func add(to router: Router<HTTPRequestContext>) {
-        let page = HTTPPage.response(basemap: basemap)
+        let page = HTTPPage.response(basemap: basemap, days: responder.days)
         router.get("/") { _, _ in page }
         router.get("/api/v1") { _, _ in HTTPAnswer.json(Self.index) }
         router.get("/api/v1/last") { _, _ in last() }
@@ -211,7 +211,8 @@ struct HTTPRoutes: Sendable {
 
     // MARK: - Tracks
 
-    /// `{"days":[{"day":"2026-11-23","gpx":"/api/v1/tracks/2026-11-23.gpx","bytes":1234},…]}`, oldest first.
+    /// `{"days":[{"day":"2026-11-23","gpx":"/api/v1/tracks/2026-11-23.gpx","bytes":1234},…]}`, oldest first:
+    /// the recorded files, named by UTC days; each `gpx` is the local day of that name.
     private func trackDays() -> Response {
         let days = TrackExport.recordedDays(in: tracksDirectory).map { day, bytes in
             TrackDays.Day(day: day, gpx: "/api/v1/tracks/\(day).gpx", bytes: bytes)
@@ -224,7 +225,7 @@ struct HTTPRoutes: Sendable {
             throw HTTPError(.badRequest, message: "a track is named YYYY-MM-DD.gpx, not '\(file.prefix(40))'")
         }
         return try gpx { () throws(TrackExport.Failure) in
-            try TrackExport.day(String(file.dropLast(4)), in: tracksDirectory)
+            try TrackExport.day(String(file.dropLast(4)), in: tracksDirectory, days: responder.days)
         }
     }
 
@@ -234,7 +235,7 @@ struct HTTPRoutes: Sendable {
         return try gpx { () throws(TrackExport.Failure) in
             try TrackExport.range(
                 from: query["from"].map(String.init), to: query["to"].map(String.init), in: tracksDirectory,
-                maxDays: Self.maxRangeDays)
+                maxDays: Self.maxRangeDays, days: responder.days)
         }
     }
 

@@ -36,17 +36,17 @@ public struct MQTTService: Service {
         }
 
         /// The recorder's motion and events; a day's distance is that of the trips, closed
-        /// and open, that overlap its UTC day.
-        public init(recorder: TimelineRecorder) {
+        /// and open, that overlap its day in `days`' zone, which ends at local midnight.
+        public init(recorder: TimelineRecorder, days: LocalDays) {
             self.init(motion: recorder.motion, events: recorder.events) { date in
-                let day = 86_400.0
-                let start = Date(timeIntervalSince1970: (date.timeIntervalSince1970 / day).rounded(.down) * day)
-                let end = start.addingTimeInterval(day)
-                guard let entries = try? recorder.entries(from: start, to: end) else { return nil }
+                let interval = days.interval(containing: date)
+                guard let entries = try? recorder.entries(from: interval.lowerBound, to: interval.upperBound) else {
+                    return nil
+                }
                 let metres = entries.reduce(0.0) { total, entry in
                     if case .trip(let trip) = entry { total + trip.distance } else { total }
                 }
-                return DayDistance(day: String(UTCCalendar.iso8601(start).prefix(10)), metres: metres, end: end)
+                return DayDistance(day: days.day(of: date), metres: metres, end: interval.upperBound)
             }
         }
     }
@@ -152,6 +152,7 @@ extension MQTTService {
         guard let publisher = context.mqtt else { return nil }
         self.init(
             publisher: publisher, deviceLocation: context.epochLocation, status: context.status,
-            regions: context.regions, timeline: context.timeline.map(MQTTService.Timeline.init(recorder:)))
+            regions: context.regions,
+            timeline: context.timeline.map { MQTTService.Timeline(recorder: $0, days: context.configuration.days) })
     }
 }

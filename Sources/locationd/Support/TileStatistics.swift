@@ -24,6 +24,11 @@ struct TileStatistics: Codable, Sendable, Equatable {
 
     let zooms: [Zoom]
 
+    /// An ISO 8601 time of the answer in `days`' zone; as it is when it cannot be read.
+    private static func local(_ text: String, _ days: LocalDays) -> String {
+        UTCCalendar.parseISO8601(text).map(days.iso8601) ?? text
+    }
+
     /// The statistics of `database`, of every zoom or only `zoom`.
     static func read(_ database: TileDatabase, zoom: Int? = nil) throws(LocationError) -> TileStatistics {
         var zooms: [Zoom] = []
@@ -38,9 +43,10 @@ struct TileStatistics: Codable, Sendable, Equatable {
         return TileStatistics(zooms: zooms)
     }
 
-    /// `zoom 14: 120 tiles, 131 visits, max square 3 at 14/8800/5373, first 2026-…Z, last 2026-…Z`
-    /// per zoom, or a line saying the log (at `zoom`, when asked) is empty.
-    func text(zoom: Int?) -> String {
+    /// `zoom 14: 120 tiles, 131 visits, max square 3 at 14/8800/5373, first 2026-…+01:00, last 2026-…+01:00`
+    /// per zoom, times in `days`' zone with its offset (`Z` in UTC), or a line saying the log
+    /// (at `zoom`, when asked) is empty.
+    func text(zoom: Int?, days: LocalDays) -> String {
         guard !zooms.isEmpty else { return "no tiles logged\(zoom.map { " at zoom \($0)" } ?? "")\n" }
         return zooms.map { entry in
             let square = entry.maxSquare
@@ -49,7 +55,7 @@ struct TileStatistics: Codable, Sendable, Equatable {
                     "max square \(square.size) at \(entry.zoom)/\(x)/\(y)"
                 } else { "max square 0" }
             return "zoom \(entry.zoom): \(entry.tiles) tiles, \(entry.visits) visits, \(squareText), "
-                + "first \(entry.firstSeen), last \(entry.lastSeen)\n"
+                + "first \(Self.local(entry.firstSeen, days)), last \(Self.local(entry.lastSeen, days))\n"
         }.joined()
     }
 }

@@ -5,20 +5,24 @@ import LocationTimeline
 /// How `locationd timeline` prints stays and trips: a table for people, JSON lines,
 /// GeoJSON or GPX.
 enum TimelineFormat {
-    /// The table: a line per stay and trip, times in UTC, then the totals. The times carry
-    /// their date when the range or its entries span more than one day. An entry still
+    /// The table: a line per stay and trip, times in `days`' zone (named in the title), then
+    /// the totals. The times carry their date when the range or its entries span more than
+    /// one day, and their offset (`+02:00`) when it changes among them (a daylight
+    /// saving change: 02:30 comes twice on the autumn day). An entry still
     /// open ends at its last fix, marked `*` and said under the table: that is all the
     /// timeline knows (a daemon without a fix, or stopped, or a file read, does not know now).
-    static func table(_ entries: [TimelineEntry], title: String, spansDays: Bool) -> String {
-        var text = "Timeline \(title) (UTC)\n"
+    static func table(_ entries: [TimelineEntry], title: String, spansDays: Bool, days: LocalDays) -> String {
+        var text = "Timeline \(title) (\(days.name))\n"
         var (stays, trips, distance) = (0, 0, 0.0)
-        let days = Set(entries.flatMap { [day($0.start), day($0.end)] })
-        let dated = spansDays || days.count > 1
+        let times = entries.flatMap { [$0.start, $0.end] }
+        let dated = spansDays || Set(times.map(days.day(of:))).count > 1
+        let zoned = Set(times.map(days.timeZone.secondsFromGMT(for:))).count > 1
         let marked = entries.contains(where: \.isOpen)
-        let width = (dated ? 16 : 5) + (marked ? 1 : 0)
+        let widest = times.map { clock($0, dated: dated, zoned: zoned, days: days).count }.max() ?? 5
+        let width = widest + (marked ? 1 : 0)
         for entry in entries {
-            let end = clock(entry.end, dated: dated) + (entry.isOpen ? "*" : "")
-            let span = "\(clock(entry.start, dated: dated))–\(pad(end, width))"
+            let end = clock(entry.end, dated: dated, zoned: zoned, days: days) + (entry.isOpen ? "*" : "")
+            let span = "\(pad(clock(entry.start, dated: dated, zoned: zoned, days: days), widest))–\(pad(end, width))"
             switch entry {
             case .stay(let stay):
                 stays += 1
@@ -32,6 +36,7 @@ enum TimelineFormat {
                 distance += trip.distance
                 text +=
                     "\(span)  trip  \(pad(TimelineEntry.duration(trip.duration), 11))  \(TimelineEntry.distance(trip.distance)), "
+                    + (trip.mode.map { $0.word + ", " } ?? "")
                     + String(format: "avg %.1f km/h, max %.1f km/h", trip.averageSpeed * 3.6, trip.maxSpeed * 3.6)
             }
             text += "\n"
@@ -110,15 +115,12 @@ enum TimelineFormat {
         String(format: "lat=\"%.7f\" lon=\"%.7f\"", stay.latitude, stay.longitude)
     }
 
-    /// `HH:MM` of a UTC time, or `YYYY-MM-DD HH:MM` when the table spans days.
-    private static func clock(_ date: Date, dated: Bool) -> String {
-        let text = UTCCalendar.iso8601(date)
-        let time = text.dropFirst(11).prefix(5)
-        return dated ? "\(text.prefix(10)) \(time)" : String(time)
+    /// `HH:MM` of a time in `days`' zone, or `YYYY-MM-DD HH:MM` when the table spans days,
+    /// followed by the zone's offset when `zoned`.
+    private static func clock(_ date: Date, dated: Bool, zoned: Bool, days: LocalDays) -> String {
+        let time = dated ? days.dateAndClock(date) : days.clock(date)
+        return zoned ? "\(time) \(days.offset(at: date))" : time
     }
-
-    /// The UTC day of a time, `YYYY-MM-DD`.
-    private static func day(_ date: Date) -> Substring { UTCCalendar.iso8601(date).prefix(10) }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

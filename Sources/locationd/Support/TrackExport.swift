@@ -2,8 +2,8 @@ import Foundation
 import LocationState
 import LocationStores
 
-/// A GPX export of the recorded tracks (`DATA/tracks/YYYY-MM-DD.nmea`): one day, or
-/// the fixes between two dates or times. `GET /api/v1/tracks/…` and `locationd export`
+/// A GPX export of the recorded tracks (`DATA/tracks/YYYY-MM-DD.nmea`, a file per UTC
+/// day): one local day, or the fixes between two dates or times. `GET /api/v1/tracks/…` and `locationd export`
 /// both make theirs here, so the two give the same bytes.
 struct TrackExport: Sendable {
     /// Why an export cannot be made, as one line; HTTP answers it with a 400 or 404,
@@ -29,51 +29,55 @@ struct TrackExport: Sendable {
         try TrackRecorder.gpx(of: files, during: interval)
     }
 
-    /// The track recorded on `day` (`YYYY-MM-DD`, UTC).
+    /// The track recorded on `day` (`YYYY-MM-DD`), a day of `days`' zone: the fixes of
+    /// that day in the files (named by UTC days) that overlap it.
     ///
     /// - Throws: `badRequest` when `day` is not a date, `missing` when no file holds it.
-    static func day(_ day: String, in tracksDirectory: URL) throws(Failure) -> TrackExport {
-        let start = try Self.start(ofDay: day)
-        let url = tracksDirectory.appendingPathComponent(day + ".nmea")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw Failure(kind: .missing, message: "no track was recorded on \(day)")
-        }
-        return TrackExport(files: [url], interval: interval(day: start))
+    static func day(_ day: String, in tracksDirectory: URL, days: LocalDays) throws(Failure) -> TrackExport {
+        let interval = try Self.interval(ofDay: day, days: days)
+        let files = files(overlapping: interval, in: tracksDirectory)
+        guard !files.isEmpty else { throw Failure(kind: .missing, message: "no track was recorded on \(day)") }
+        return TrackExport(files: files, interval: interval)
     }
 
-    /// The fixes from `from` to `to`: dates (`2026-11-23`, a whole day) or ISO 8601 UTC
+    /// The fixes from `from` to `to`: dates (`2026-11-23`, a whole day) or ISO 8601
     /// times (`2026-11-23T12:00:00Z`). A range over days without a recording is an empty track.
     ///
     /// - Parameter maxDays: the longest range allowed, or `nil` for any.
     /// - Throws: `badRequest` for a bound that is missing or not a date, a backwards
     ///   range, or one longer than `maxDays`.
     static func range(
-        from fromText: String?, to toText: String?, in tracksDirectory: URL, maxDays: Int?
+        from fromText: String?, to toText: String?, in tracksDirectory: URL, maxDays: Int?, days: LocalDays
     ) throws(Failure) -> TrackExport {
-        let interval = try interval(from: fromText, to: toText, maxDays: maxDays)
-        let (from, to) = (interval.lowerBound, interval.upperBound)
-        let files = recordedDays(in: tracksDirectory).compactMap { day, _ -> URL? in
-            guard let start = Self.day(day), start <= to, start.addingTimeInterval(86_400) > from else { return nil }
-            return tracksDirectory.appendingPathComponent(day + ".nmea")
-        }
-        return TrackExport(files: files, interval: interval)
+        let interval = try interval(from: fromText, to: toText, maxDays: maxDays, days: days)
+        return TrackExport(files: files(overlapping: interval, in: tracksDirectory), interval: interval)
     }
 
-    /// The times a range asks for, as `range(from:to:in:maxDays:)` reads them.
-    static func interval(from fromText: String?, to toText: String?, maxDays: Int?) throws(Failure)
+    /// The recorded files, each a UTC day, that hold times of `interval`, oldest first.
+    private static func files(overlapping interval: ClosedRange<Date>, in tracksDirectory: URL) -> [URL] {
+        recordedDays(in: tracksDirectory).compactMap { day, _ -> URL? in
+            guard let start = Self.day(day), start <= interval.upperBound,
+                start.addingTimeInterval(86_400) > interval.lowerBound
+            else { return nil }
+            return tracksDirectory.appendingPathComponent(day + ".nmea")
+        }
+    }
+
+    /// The times a range asks for, as `range(from:to:in:maxDays:days:)` reads them.
+    static func interval(from fromText: String?, to toText: String?, maxDays: Int?, days: LocalDays) throws(Failure)
         -> ClosedRange<Date>
     {
         guard let fromText, let toText else {
             throw Failure(
                 kind: .badRequest, message: "give the range as from=DATE&to=DATE (YYYY-MM-DD or ISO 8601 UTC)")
         }
-        guard let from = time(fromText, endOfDay: false) else {
+        guard let from = time(fromText, endOfDay: false, days: days) else {
             throw Failure(
-                kind: .badRequest, message: "from is not a date or an ISO 8601 UTC time: '\(fromText.prefix(40))'")
+                kind: .badRequest, message: "from is not a date or an ISO 8601 time: '\(fromText.prefix(40))'")
         }
-        guard let to = time(toText, endOfDay: true) else {
+        guard let to = time(toText, endOfDay: true, days: days) else {
             throw Failure(
-                kind: .badRequest, message: "to is not a date or an ISO 8601 UTC time: '\(toText.prefix(40))'")
+                kind: .badRequest, message: "to is not a date or an ISO 8601 time: '\(toText.prefix(40))'")
         }
         guard from <= to else { throw Failure(kind: .badRequest, message: "the range is backwards: from is after to") }
         if let maxDays, to.timeIntervalSince(from) > Double(maxDays) * 86_400 {
@@ -82,19 +86,15 @@ struct TrackExport: Sendable {
         return from...to
     }
 
-    /// The start of `day` (`YYYY-MM-DD`, UTC).
+    /// The times `day` (`YYYY-MM-DD`, a day of `days`' zone) asks for: all of it, to its
+    /// last millisecond.
     ///
     /// - Throws: `badRequest` when it is not a date.
-    static func start(ofDay day: String) throws(Failure) -> Date {
-        guard let start = Self.day(day) else {
+    static func interval(ofDay day: String, days: LocalDays) throws(Failure) -> ClosedRange<Date> {
+        guard let interval = days.interval(ofDay: day) else {
             throw Failure(kind: .badRequest, message: "a day is written YYYY-MM-DD, not '\(day.prefix(40))'")
         }
-        return start
-    }
-
-    /// The times a day asks for: all of it, to its last millisecond.
-    static func interval(day start: Date) -> ClosedRange<Date> {
-        start...start.addingTimeInterval(86_400 - 0.001)
+        return interval.lowerBound...interval.upperBound.addingTimeInterval(-0.001)
     }
 
     /// The days with a recorded file (`YYYY-MM-DD.nmea`), oldest first, with the file's size.
@@ -110,7 +110,8 @@ struct TrackExport: Sendable {
 
     // MARK: - Dates
 
-    /// The start of a `YYYY-MM-DD` day in UTC, or `nil` when `text` is not one.
+    /// The start of a `YYYY-MM-DD` day in UTC, as the recorded files are named, or `nil`
+    /// when `text` is not one.
     static func day(_ text: String) -> Date? {
         guard text.utf8.count == 10, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) })
         else { return nil }
@@ -120,9 +121,12 @@ struct TrackExport: Sendable {
         return date
     }
 
-    /// A day (its start, or its last millisecond when `endOfDay`) or an ISO 8601 time.
-    static func time(_ text: String, endOfDay: Bool) -> Date? {
-        if let start = day(text) { return endOfDay ? start.addingTimeInterval(86_400 - 0.001) : start }
+    /// A day of `days`' zone (its start, or its last millisecond when `endOfDay`) or an
+    /// ISO 8601 time.
+    static func time(_ text: String, endOfDay: Bool, days: LocalDays) -> Date? {
+        if let interval = days.interval(ofDay: text) {
+            return endOfDay ? interval.upperBound.addingTimeInterval(-0.001) : interval.lowerBound
+        }
         guard text.utf8.count <= 40 else { return nil }
         return UTCCalendar.parseISO8601(text)
     }
