@@ -24,6 +24,15 @@ struct EpochMergerTests {
         return fix
     }
 
+    /// gpsd's only TPV of an epoch whose receiver skipped its GGA: after RMC, with the
+    /// receiver's speed and course but no altitude (the fix was emptied when RMC's new time
+    /// started the cycle).
+    static func rmcWithoutGGA(_ second: Int) -> Location {
+        var fix = afterRMC(second)
+        fix.altMSL = nil
+        return fix
+    }
+
     /// Feeds `values` in order; returns everything handed on.
     static func run(_ merger: inout EpochMerger, _ values: [Location?]) -> [Location?] {
         values.flatMap { merger.receive($0) }
@@ -138,5 +147,53 @@ struct EpochMergerTests {
             #expect(second < 2 + EpochMerger.window + 2)
         }
         #expect(merger.receive(Self.afterGGA(second)).count == 1)
+    }
+
+    /// An epoch without its GGA has one report, after RMC; its course, which only the last
+    /// report of the two-report epochs had, says the receiver's cycle has ended: it is
+    /// handed on at that report, not with the next epoch's first.
+    @Test func anEpochWithoutItsGGAIsHandedOnAtItsOneReport() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        #expect(merger.lastReportFields == Location.MeasuredFields(.track))
+        #expect(merger.receive(Self.rmcWithoutGGA(2)) == [Self.rmcWithoutGGA(2)])
+        #expect(!merger.isHolding)
+        #expect(merger.receive(Self.afterGGA(3)).isEmpty)
+        #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])
+        #expect(merger.expectedReports == 2)
+    }
+
+    /// An epoch without its RMC has, at its one report, the shape of every epoch's first:
+    /// nothing tells that no RMC follows, so it goes with the next epoch's first report.
+    @Test func anEpochWithoutItsRMCWaitsForTheNextReport() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        #expect(merger.receive(Self.afterGGA(2)).isEmpty)
+        #expect(merger.receive(Self.rmcWithoutGGA(3)) == [Self.afterGGA(2), Self.rmcWithoutGGA(3)])
+    }
+
+    /// Reports of one epoch that differ in nothing (the same sentences ending gpsd's
+    /// cycle twice) teach no last report: the epoch waits for its count.
+    @Test func reportsAlikeTeachNoLastReport() {
+        var merger = EpochMerger()
+        _ = Self.run(
+            &merger, [Self.afterRMC(0), Self.afterRMC(1), Self.afterRMC(1), Self.afterRMC(2), Self.afterRMC(2)])
+        #expect(merger.lastReportFields.isEmpty)
+        #expect(merger.receive(Self.afterRMC(3)).isEmpty)
+        #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])
+    }
+
+    /// A report with the last report's shape that turns out not to be the last (the
+    /// receiver changed its order): the epoch, handed on at it, is not handed on again,
+    /// and what was learnt of the last report is forgotten until epochs teach it again.
+    @Test func aLastReportThatWasNotTheLastIsForgotten() {
+        var merger = EpochMerger()
+        _ = Self.run(&merger, [Self.afterGGA(0), Self.afterRMC(0), Self.afterGGA(1), Self.afterRMC(1)])
+        #expect(merger.receive(Self.rmcWithoutGGA(2)) == [Self.rmcWithoutGGA(2)])
+        #expect(merger.receive(Self.afterRMC(2)).isEmpty)
+        #expect(merger.lastReportFields.isEmpty)
+        #expect(merger.receive(Self.rmcWithoutGGA(3)).isEmpty)
+        #expect(merger.receive(Self.afterRMC(3)) == [Self.afterRMC(3)])
+        #expect(merger.lastReportFields == Location.MeasuredFields(.altMSL))
     }
 }

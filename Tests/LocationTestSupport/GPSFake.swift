@@ -302,13 +302,21 @@ package struct TestTrack {
     package let sentences: [String]
     /// Every how many epochs one goes without its RMC (nil: none does).
     package let rmcSkippedEvery: Int?
+    /// Every how many epochs one goes without its GGA (nil: none does).
+    package let ggaSkippedEvery: Int?
 
     /// A track of `epochs` epochs starting at `lat`, `lon` (degrees); with `rmcSkippedEvery`,
     /// the last epoch of every such many has no RMC, as from a receiver that drops a
     /// sentence now and then (gpsd then learns GGA as a cycle ender too, and reports
-    /// twice an epoch: after GGA with a speed it computed, after RMC with the receiver's).
-    package init(epochs: Int = 30, lat: Double = 48.1173, lon: Double = 11.5167, rmcSkippedEvery: Int? = nil) {
+    /// twice an epoch: after GGA with a speed it computed, after RMC with the receiver's);
+    /// with `ggaSkippedEvery`, the last epoch of every such many has no GGA (gpsd reports
+    /// it once, after RMC, without an altitude).
+    package init(
+        epochs: Int = 30, lat: Double = 48.1173, lon: Double = 11.5167, rmcSkippedEvery: Int? = nil,
+        ggaSkippedEvery: Int? = nil
+    ) {
         self.rmcSkippedEvery = rmcSkippedEvery
+        self.ggaSkippedEvery = ggaSkippedEvery
         var points: [Point] = []
         var sentences: [String] = []
         for epoch in 0..<epochs {
@@ -321,11 +329,13 @@ package struct TestTrack {
                 format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
             let lonField = String(
                 format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
-            sentences.append(Self.sentence("GPGGA,\(time),\(latField),\(lonField),1,08,0.9,545.4,M,46.9,M,,"))
+            if !Self.skips(epoch: epoch, every: ggaSkippedEvery) {
+                sentences.append(Self.sentence("GPGGA,\(time),\(latField),\(lonField),1,08,0.9,545.4,M,46.9,M,,"))
+            }
             sentences.append(Self.sentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5"))
             sentences.append(Self.sentence("GPGSV,2,1,08,04,45,090,40,05,30,180,38,09,60,270,42,12,20,010,35"))
             sentences.append(Self.sentence("GPGSV,2,2,08,17,50,120,41,20,25,300,36,24,70,200,44,25,15,060,33"))
-            if !Self.hasNoRMC(epoch: epoch, every: rmcSkippedEvery) {
+            if !Self.skips(epoch: epoch, every: rmcSkippedEvery) {
                 sentences.append(Self.sentence("GPRMC,\(time),A,\(latField),\(lonField),012.0,045.0,221126,,,A"))
             }
         }
@@ -339,16 +349,21 @@ package struct TestTrack {
     package func write() throws -> URL {
         let first = points[0]
         let name = String(
-            format: "locationd-track-%d-%.6f-%.6f-%d.nmea", points.count, first.lat, first.lon, rmcSkippedEvery ?? 0)
+            format: "locationd-track-%d-%.6f-%.6f-%d-%d.nmea", points.count, first.lat, first.lon, rmcSkippedEvery ?? 0,
+            ggaSkippedEvery ?? 0)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try (sentences.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .ascii)
         return url
     }
 
     /// Whether epoch number `epoch` goes without an RMC.
-    package func hasNoRMC(epoch: Int) -> Bool { Self.hasNoRMC(epoch: epoch, every: rmcSkippedEvery) }
+    package func hasNoRMC(epoch: Int) -> Bool { Self.skips(epoch: epoch, every: rmcSkippedEvery) }
 
-    private static func hasNoRMC(epoch: Int, every: Int?) -> Bool { every.map { epoch % $0 == $0 - 1 } ?? false }
+    /// Whether epoch number `epoch` goes without a GGA.
+    package func hasNoGGA(epoch: Int) -> Bool { Self.skips(epoch: epoch, every: ggaSkippedEvery) }
+
+    /// Whether epoch number `epoch` is the last of `every` epochs (nil: none is).
+    private static func skips(epoch: Int, every: Int?) -> Bool { every.map { epoch % $0 == $0 - 1 } ?? false }
 
     /// Whether `lat`, `lon` is one of the track's points (to 1e-7 degree).
     package func contains(lat: Double, lon: Double) -> Bool {

@@ -6,10 +6,10 @@ import Testing
 
 @testable import locationd
 
-/// A real gpsd (gpsfake) that reports twice an epoch, after GGA and after RMC: the daemon's
-/// chain (GPSDProvider, the coordinator, Epochs run by EpochService) shows both reports in
-/// `deviceLocation` and one fix per epoch, with the receiver's speed and course, in
-/// "epochLocation".
+/// A real gpsd (gpsfake) that reports twice an epoch, after GGA and after RMC, and once
+/// an epoch whose receiver skipped a sentence: the daemon's chain (GPSDProvider, the
+/// coordinator, Epochs run by EpochService) shows every report in `deviceLocation` and one
+/// fix per epoch, with the receiver's speed and course, in "epochLocation".
 @Suite(.timeLimit(.minutes(2)))
 struct GPSDEpochTests {
     /// The epoch number of a fix of `TestTrack` (its epochs start at 12:00:00, one a second).
@@ -18,7 +18,7 @@ struct GPSDEpochTests {
     }
 
     @Test func oneFixPerEpochWithTheReceiversSpeedAndCourse() async throws {
-        let track = TestTrack(epochs: 120, rmcSkippedEvery: 10)
+        let track = TestTrack(epochs: 120, rmcSkippedEvery: 10, ggaSkippedEvery: 7)
         let gpsfake = try GPSFake(log: try track.write(), cycle: 0.01)
         defer { gpsfake.stop() }
         let coordinator = LocationCoordinator(freshnessTimeout: .seconds(30))
@@ -65,6 +65,9 @@ struct GPSDEpochTests {
                 let epoch = Self.epoch(of: fix)
                 #expect(fix.time != previous.time, "epoch \(epoch) handed on twice")
                 #expect(track.contains(lat: fix.lat!, lon: fix.lon!))
+                if track.hasNoGGA(epoch: epoch) {
+                    #expect(fix.altMSL == nil, "epoch \(epoch) has no GGA: its one report, after RMC")
+                }
                 if track.hasNoRMC(epoch: epoch) {
                     #expect(fix.track == nil, "epoch \(epoch) has no RMC")
                 } else {

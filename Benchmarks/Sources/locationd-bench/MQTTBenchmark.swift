@@ -12,131 +12,6 @@ func mqttBenchmark() async throws {
     try await mqttBacklog(broker: broker)
 }
 
-// MARK: latency
-
-/// gpsfake feeds a real gpsd a 10 Hz track whose every 50th epoch lacks its RMC, so that gpsd
-/// reports the other epochs twice (after GGA and after RMC); `locationd run --source gpsd
-/// --mqtt` (one message per epoch) and `gpspipe -w | grep --line-buffered TPV | mosquitto_pub
-/// -l` (one per report) publish to the same broker, on two topics. A raw gpsd client stamps
-/// each TPV as it leaves gpsd, one `mosquitto_sub` subscribed to both topics stamps each
-/// message as it arrives (its `%U`, the wall clock); an epoch is matched across the three by
-/// its position (the track moves every epoch), and its latency runs from gpsd's last report
-/// of the epoch to the last message of that position.
-private func mqttLatency(broker: BenchBroker) async throws {
-    let window = Double(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_SECONDS"] ?? "") ?? 60
-    let (ours, theirs) = ("bench/locationd", "bench/pipeline")
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-mqtt-\(getpid())")
-    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: work) }
-    let config = work.appendingPathComponent("locationd.conf")
-    try "mqtt-topic = \(ours)\nmqtt-client-id = locationd-bench\n".write(to: config, atomically: true, encoding: .utf8)
-
-    let arrived = PositionStamps()
-    let subscriber = try BenchSubscriber(port: broker.port, topics: [ours, theirs]) { stamp, retained, topic, payload in
-        guard !retained, let key = positionKey(payload) else { return }
-        arrived.record(topic + " " + String(key), at: stamp)
-    }
-    defer { subscriber.stop() }
-    let rig = try GPSDRig(
-        name: "mqtt", epochs: Int(window + 60) * 10, rate: 10, rmcSkippedEvery: 50,
-        daemonArguments: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--config", config.path])
-    defer { rig.stop() }
-    let reported = PositionStamps()
-    let watcher = Thread { [port = rig.port] in
-        watchGPSD(port: port) { line in
-            let now = wallClock()
-            if let key = positionKey(Substring(line)) { reported.record(String(key), at: now) }
-        }
-    }
-    watcher.start()
-    let filter = #"grep --line-buffered '"class":"TPV"'"#
-    let pipeline = try startProcess(
-        "/bin/sh",
-        [
-            "-c",
-            "gpspipe -w 127.0.0.1:\(rig.port) | \(filter) | mosquitto_pub -h 127.0.0.1 -p \(broker.port) -t \(theirs) -l",
-        ])
-    defer {
-        for name in ["gpspipe", "grep", "mosquitto_pub"] {
-            if let child = childProcess(of: pipeline.processIdentifier, named: name) { kill(child, SIGKILL) }
-        }
-        stopProcess(pipeline)
-    }
-    // A warm-up, so that both publishers are connected and past their first messages.
-    try await Task.sleep(for: .seconds(3))
-    let from = wallClock()
-    try await Task.sleep(for: .seconds(window))
-    let until = wallClock()
-
-    let sent = reported.all
-    let received = arrived.all
-    let twice = reported.counts.filter { key, count in count > 1 && (sent[key] ?? 0) >= from && (sent[key] ?? 0) < until
-    }
-    func milliseconds(_ topic: String) -> [Double] {
-        sent.compactMap { key, at in
-            guard at >= from, at < until, let arrival = received[topic + " " + key] else { return nil }
-            return (arrival - at) * 1000
-        }.sorted()
-    }
-    let (our, their) = (milliseconds(ours), milliseconds(theirs))
-    let fixes = sent.values.filter { $0 >= from && $0 < until }.count
-    guard !our.isEmpty, !their.isEmpty else {
-        throw BenchmarkError(
-            "mqtt: nothing matched (\(fixes) TPVs from gpsd, \(our.count) from locationd, \(their.count) from the pipeline)"
-        )
-    }
-    func line(_ name: String, _ values: [Double]) -> String {
-        String(
-            format: "%@: %d of %d fixes, median %.3f ms, p99 %.3f ms, max %.3f ms", name, values.count, fixes,
-            values[values.count / 2], values[min(values.count - 1, values.count * 99 / 100)], values.last!)
-    }
-    print(
-        "gpsd's last TPV of an epoch -> MQTT subscriber at 10 Hz, \(Int(window)) s, one broker (Mosquitto), one subscriber; gpsd reported \(twice.count) of \(fixes) epochs twice:"
-    )
-    let repeated = arrived.counts.filter { $0.key.hasPrefix(ours + " ") && $0.value > 1 }.count
-    print(line("locationd run --mqtt (QoS 1, outbox)", our) + ", \(repeated) epochs sent more than once")
-    print(line("gpspipe -w | grep TPV | mosquitto_pub -l (QoS 0)", their))
-    let (ourMedian, theirMedian) = (our[our.count / 2], their[their.count / 2])
-    print(
-        String(
-            format:
-                "mqtt latency: ratio %.2f vs gpspipe | grep | mosquitto_pub -l (median %.3f ms vs %.3f ms, p99 %.3f vs %.3f ms; target: ours < 2 ms)",
-            theirMedian / ourMedian, ourMedian, theirMedian, our[min(our.count - 1, our.count * 99 / 100)],
-            their[min(their.count - 1, their.count * 99 / 100)]))
-}
-
-/// A fix's position as the integer number of ten-thousandths of a minute of latitude
-/// and of longitude (NMEA's resolution in the generated track), from any JSON with
-/// `"lat":` and `"lon":` (gpsd's TPV, OwnTracks' location).
-private func positionKey(_ json: Substring) -> Int? {
-    func number(_ key: String) -> Double? {
-        guard let range = json.range(of: "\"\(key)\":") else { return nil }
-        let rest = json[range.upperBound...]
-        return Double(rest.prefix { $0 == "-" || $0 == "." || $0.isNumber })
-    }
-    guard let lat = number("lat"), let lon = number("lon") else { return nil }
-    return Int((lat * 600_000).rounded()) * 1_000_000_000 + Int((lon * 600_000).rounded())
-}
-
-/// The wall clock, in seconds since 1970 (mosquitto_sub's `%U` is the same clock).
-private func wallClock() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// When each message (by key) was last seen, and how many times; written from one thread,
-/// read from another.
-private final class PositionStamps: Sendable {
-    private let stamps = Locked<[String: (last: Double, count: Int)]>([:])
-
-    func record(_ key: String, at stamp: Double) {
-        stamps.withLock { $0[key] = (stamp, ($0[key]?.count ?? 0) + 1) }
-    }
-    var all: [String: Double] { stamps.withLock { $0.mapValues(\.last) } }
-    var counts: [String: Int] { stamps.withLock { $0.mapValues(\.count) } }
-}
-
 // MARK: backlog
 
 /// An hour at 10 Hz (36,000 OwnTracks locations, 250 bytes each) written into the
@@ -332,7 +207,7 @@ private func acceptsConnections(port: Int) -> Bool {
 /// `mosquitto_sub` printing each message as `%U %r %t %p` (its arrival time on the wall
 /// clock, the retain flag, topic, payload); `handle` gets each, on a reader thread.
 /// Returns once the broker acknowledged the subscriptions.
-private final class BenchSubscriber: Sendable {
+final class BenchSubscriber: Sendable {
     private let process: Process
 
     init(

@@ -268,24 +268,28 @@ struct ProcessStat {
 /// An NMEA track at `rate` epochs a second (GGA, GSA and RMC per epoch), moving along a
 /// straight line from Munich; correct checksums, time of day from 12:00:00.
 /// With `rmcSkippedEvery`, the last epoch of every such many has no RMC: gpsd then learns GGA
-/// as a cycle ender too and reports the other epochs twice, after GGA and after RMC.
-func nmeaTrack(epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil) -> String {
+/// as a cycle ender too and reports the other epochs twice, after GGA and after RMC (and the
+/// epoch without RMC once, after GGA). With `ggaSkippedEvery`, the epoch halfway through
+/// every such many has no GGA (gpsd reports it once, after RMC).
+func nmeaTrack(epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, ggaSkippedEvery: Int? = nil) -> String {
     var text = ""
     for epoch in 0..<epochs {
         let latitude = 48.1173 + Double(epoch) * 0.0005 / 60
         let longitude = 11.5167 + Double(epoch) * 0.0007 / 60
         let skipsRMC = rmcSkippedEvery.map { epoch % $0 == $0 - 1 } ?? false
+        let skipsGGA = ggaSkippedEvery.map { epoch % $0 == $0 / 2 - 1 } ?? false
         text += nmeaEpoch(
             seconds: Double(epoch) / Double(rate), latitude: latitude, longitude: longitude, knots: 12, course: 45,
-            withRMC: !skipsRMC)
+            withGGA: !skipsGGA, withRMC: !skipsRMC)
     }
     return text
 }
 
-/// One epoch's GGA, GSA and (unless `withRMC` is false) RMC on 2026-11-22, `seconds` after
-/// 12:00:00, with correct checksums.
+/// One epoch's GGA (unless `withGGA` is false), GSA and RMC (unless `withRMC` is false) on
+/// 2026-11-22, `seconds` after 12:00:00, with correct checksums.
 func nmeaEpoch(
-    seconds: Double, latitude: Double, longitude: Double, knots: Double, course: Double, withRMC: Bool = true
+    seconds: Double, latitude: Double, longitude: Double, knots: Double, course: Double, withGGA: Bool = true,
+    withRMC: Bool = true
 ) -> String {
     let time = String(
         format: "%02d%02d%05.2f", 12 + Int(seconds) / 3600, Int(seconds) / 60 % 60,
@@ -294,7 +298,7 @@ func nmeaEpoch(
     let lonMinutes = longitude * 60
     let lat = String(format: "%02d%07.4f,N", Int(latMinutes / 60), latMinutes.truncatingRemainder(dividingBy: 60))
     let lon = String(format: "%03d%07.4f,E", Int(lonMinutes / 60), lonMinutes.truncatingRemainder(dividingBy: 60))
-    var text = nmeaSentence("GPGGA,\(time),\(lat),\(lon),1,08,0.9,545.4,M,46.9,M,,")
+    var text = withGGA ? nmeaSentence("GPGGA,\(time),\(lat),\(lon),1,08,0.9,545.4,M,46.9,M,,") : ""
     text += nmeaSentence("GPGSA,A,3,04,05,09,12,17,20,24,25,,,,,1.8,0.9,1.5")
     if withRMC {
         text += nmeaSentence(
@@ -327,14 +331,17 @@ final class GPSDRig {
     private let work: URL
 
     /// Starts gpsfake with `epochs` epochs at `rate` Hz (three sentences each; see ``nmeaTrack``
-    /// for `rmcSkippedEvery`) and the daemon with `daemonArguments`, and waits until the daemon
-    /// has a live fix.
+    /// for `rmcSkippedEvery` and `ggaSkippedEvery`) and the daemon with `daemonArguments`, and
+    /// waits until the daemon has a live fix.
     convenience init(
-        name: String, epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, daemonArguments: [String] = []
+        name: String, epochs: Int, rate: Int, rmcSkippedEvery: Int? = nil, ggaSkippedEvery: Int? = nil,
+        daemonArguments: [String] = []
     ) throws {
         try self.init(
-            name: name, track: nmeaTrack(epochs: epochs, rate: rate, rmcSkippedEvery: rmcSkippedEvery), rate: rate,
-            daemonArguments: daemonArguments)
+            name: name,
+            track: nmeaTrack(
+                epochs: epochs, rate: rate, rmcSkippedEvery: rmcSkippedEvery, ggaSkippedEvery: ggaSkippedEvery),
+            rate: rate, daemonArguments: daemonArguments)
     }
 
     /// Starts gpsfake with `track`, NMEA text of three sentences an epoch at `rate` epochs a

@@ -13,4 +13,24 @@ extension Location {
         merged.measurements = measurements.completing(earlier.measurements)
         return merged
     }
+
+    /// Which measurements a report has, as a set: gpsd's reports of one epoch differ in
+    /// them by the sentences that came before each (docs/gpsd-epochs.md).
+    package struct MeasuredFields: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt32
+
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// The set of `fields`.
+        package init(_ fields: Measurements.Field...) {
+            self = fields.reduce(into: []) { set, field in set.insert(Self(rawValue: 1 << field.rawValue)) }
+        }
+    }
+
+    /// The measurements this report has.
+    package var measuredFields: MeasuredFields {
+        Measurements.Field.allCases.reduce(into: []) { set, field in
+            if measurements[field] != nil { set.insert(MeasuredFields(field)) }
+        }
+    }
 }

@@ -5,7 +5,7 @@ extension Location {
     /// of an epoch's reports walk them.
     package struct Measurements: Sendable, Hashable {
         /// A measurement of type `Double`.
-        enum Field: CaseIterable {
+        package enum Field: UInt32, CaseIterable {
             case lat, lon, altHAE, altMSL, speed, track, climb, eph, epv, eps, epc, epx, epy, geoidSep, hdop
         }
 
