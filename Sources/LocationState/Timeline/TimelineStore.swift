@@ -93,6 +93,7 @@ public final class TimelineStore: @unchecked Sendable {
                         CREATE TABLE IF NOT EXISTS tracker (
                             id INTEGER PRIMARY KEY CHECK (id = 1), state BLOB NOT NULL);
                         """)
+                try db.execute(sql: odometerTable)
             }
             try checkSchema(queue, path: path)
             return queue

@@ -45,6 +45,9 @@ struct TimelineCommand: AsyncParsableCommand {
     @Flag(help: "A GPX 1.1 document: stays as waypoints, trips as routes between them.")
     var gpx = false
 
+    @Flag(help: "A logbook: one CSV row per trip, with its local times, places, distance, mode and the odometer.")
+    var csv = false
+
     @Flag(help: "Make the timeline again from the recorded tracks.")
     var rebuild = false
 
@@ -58,10 +61,12 @@ struct TimelineCommand: AsyncParsableCommand {
 
     func validate() throws {
         if day != nil, from != nil || to != nil { throw ValidationError("Give a day or --from and --to, not both.") }
-        if [json, geojson, gpx].filter({ $0 }).count > 1 {
-            throw ValidationError("Give one of --json, --geojson, --gpx.")
+        if [json, geojson, gpx, csv].filter({ $0 }).count > 1 {
+            throw ValidationError("Give one of --json, --geojson, --gpx, --csv.")
         }
     }
+
+    private var source: TimelineSource { TimelineSource(socket: socket.path, dataDirectory: dataDirectory) }
 
     func run() async throws {
         do throws(LocationError) {
@@ -73,20 +78,18 @@ struct TimelineCommand: AsyncParsableCommand {
             }
             let days = try timeZone.days()
             let range = try TimelineRange.resolve(day: day, from: from, to: to, days: days)
-            let lines = try self.lines(range)
-            var entries: [TimelineEntry] = []
-            for line in lines {
-                guard let entry = TimelineEntry(jsonLine: line) else { throw DaemonOrFiles.unexpected(line) }
-                entries.append(entry)
-            }
+            let lines = try source.lines(range)
+            let entries = try TimelineSource.entries(lines)
             let text =
-                json
-                ? lines.map { $0 + "\n" }.joined()
-                : geojson
-                    ? TimelineFormat.geoJSON(entries, lines: lines)
-                    : gpx
-                        ? TimelineFormat.gpx(entries)
-                        : TimelineFormat.table(entries, title: range.title, spansDays: range.spansDays, days: days)
+                csv
+                ? try logbook(entries, days: days)
+                : json
+                    ? lines.map { $0 + "\n" }.joined()
+                    : geojson
+                        ? TimelineFormat.geoJSON(entries, lines: lines)
+                        : gpx
+                            ? TimelineFormat.gpx(entries)
+                            : TimelineFormat.table(entries, title: range.title, spansDays: range.spansDays, days: days)
             let out = BufferedOutput()
             out.write(text)
             out.flush()
@@ -95,27 +98,20 @@ struct TimelineCommand: AsyncParsableCommand {
         }
     }
 
-    /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
-    /// written from the timeline file as the daemon writes them, so that either prints the same.
-    private func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
-        let source = DaemonOrFiles(socket: socket.path, dataDirectory: dataDirectory)
-        // The times, not the days: the daemon may count days in another zone.
-        let argument = ["from": UTCCalendar.iso8601(range.start), "to": UTCCalendar.iso8601(range.end)]
-        var lines: [String] = []
-        let fallback = try source.ask("?TIMELINE=\(JSONLineEncoder().encodeFinite(argument));") {
-            text throws(LocationError) in
-            if text.hasPrefix(#"{"class":"TIMELINE""#) { return false }
-            guard text.hasPrefix(#"{"class":"STAY""#) || text.hasPrefix(#"{"class":"TRIP""#) else {
-                throw DaemonOrFiles.unexpected(text)
-            }
-            lines.append(text)
-            return true
+    /// The logbook of `entries`' trips, with the stay a first trip that began before the
+    /// range left (asked for on its own) and the odometer at that trip's start.
+    private func logbook(_ entries: [TimelineEntry], days: LocalDays) throws(LocationError) -> String {
+        var stays: [Date: Stay] = [:]
+        for case .stay(let stay) in entries { stays[stay.start] = stay }
+        let trips = entries.compactMap { if case .trip(let trip) = $0, !trip.isOpen { trip } else { nil } }
+        guard let first = trips.first else { return TimelineLogbook.csv([], stays: [:], odometer: 0, days: days) }
+        if let left = first.from, stays[left] == nil {
+            let range = TimelineRange(start: left, end: left.addingTimeInterval(0.001), title: "")
+            for case .stay(let stay) in try source.entries(range) { stays[stay.start] = stay }
         }
-        guard let fallback else { return lines }
-        return try fallback.read { () throws(LocationError) in
-            let store = try TimelineStore.openReadOnly(
-                at: source.directory.appendingPathComponent(TimelineStore.fileName))
-            return try store.entries(from: range.start, to: range.end).map(\.jsonString)
-        }
+        let request = "?ODOMETER=\(ControlAnswers.line(["at": UTCCalendar.iso8601(first.start)]));"
+        let odometer = try OdometerCommand.ask(
+            request, .at(first.start), socket: socket.path, dataDirectory: dataDirectory)
+        return TimelineLogbook.csv(entries, stays: stays, odometer: odometer.km * 1000, days: days)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationState
+import LocationTimeline
 
 /// One request on the control socket, in the style of gpsd's protocol (`?LAST;`).
 ///
@@ -29,6 +30,8 @@ enum ControlRequest: Equatable, Sendable {
     case timeline(TimelineRange)
     /// The recorded tracks of a day or a range, as the files hold them.
     case track(TrackRequest)
+    /// The odometer's reading now or at a time, or a new setting.
+    case odometer(OdometerAnswer.Request)
 
     /// The days `?TRACK` asks for, as the user wrote them; `TrackExport` reads them.
     enum TrackRequest: Equatable, Sendable {
@@ -61,6 +64,7 @@ enum ControlRequest: Equatable, Sendable {
         case "TILESTATS": self = Self.zoom(argument).map(Self.tileStatistics) ?? Self.invalidZoom("TILESTATS", argument)
         case "TIMELINE": self = Self.timeline(argument, days: days)
         case "TRACK": self = Self.track(argument)
+        case "ODOMETER": self = Self.odometer(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
     }
@@ -131,6 +135,29 @@ enum ControlRequest: Equatable, Sendable {
             return .track(.range(from: bounds.from ?? "", to: bounds.to ?? ""))
         default:
             return .invalid(#"Invalid TRACK: give {"day":"YYYY-MM-DD"} or {"from":…,"to":…}: "# + argument.prefix(64))
+        }
+    }
+
+    /// `?ODOMETER;` (now), `?ODOMETER={"at":ISO8601};` or `?ODOMETER={"set":KM};`.
+    private static func odometer(_ argument: Substring) -> ControlRequest {
+        struct Argument: Decodable {
+            let at: String?
+            let set: Double?
+        }
+        guard !argument.allSatisfy(\.isWhitespace) else { return .odometer(.now) }
+        switch try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) {
+        case let argument? where argument.set == nil && argument.at != nil:
+            guard let time = argument.at.flatMap({ UTCCalendar.parseISO8601($0) }) else {
+                return .invalid("Invalid ODOMETER: at is not an ISO 8601 time: \(argument.at?.prefix(40) ?? "")")
+            }
+            return .odometer(.at(time))
+        case let argument? where argument.at == nil && argument.set != nil:
+            guard let kilometres = argument.set.flatMap(OdometerAnswer.kilometres) else {
+                return .invalid("Invalid ODOMETER: set must be kilometres from 0 to \(Int(Odometer.maxKilometres))")
+            }
+            return .odometer(.set(kilometres: kilometres))
+        default:
+            return .invalid(#"Invalid ODOMETER: give {"at":ISO8601}, {"set":KM} or nothing: "# + argument.prefix(64))
         }
     }
 

@@ -69,6 +69,7 @@ extension ControlResponder {
                     return .line(ControlReply.error(error.message))
                 }
             },
+            odometer: context.timeline.map(Self.odometerAnswer),
             days: context.configuration.days,
             page: {
                 guard context.configuration.http.enabled else { return ControlAnswers.page(url: nil, token: nil) }
@@ -87,6 +88,20 @@ extension ControlResponder {
                         try recorder.boundedEntries(from: range.start, to: range.end), range: range))
             } catch {
                 return .line(ControlReply.error(error.message))
+            }
+        }
+    }
+
+    /// `?ODOMETER` from the daemon's recorder: its store and its live tracker.
+    private static func odometerAnswer(_ recorder: TimelineRecorder) -> @Sendable (OdometerAnswer.Request) -> String {
+        { request in
+            guard let store = recorder.store else {
+                return ControlReply.error("the timeline is not stored by this daemon")
+            }
+            do throws(LocationError) {
+                return ControlAnswers.line(try OdometerAnswer.answer(request, store: store, tracker: recorder.tracker))
+            } catch {
+                return ControlReply.error(error.message)
             }
         }
     }

@@ -22,6 +22,8 @@ struct ControlResponder: Sendable {
     var timeline: (@Sendable (_ range: TimelineRange) -> ControlPages)? = nil
     /// The answer to `?TRACK`; nil when the daemon records no tracks.
     var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
+    /// The answer to `?ODOMETER`; nil when the daemon keeps no timeline.
+    var odometer: (@Sendable (_ request: OdometerAnswer.Request) -> String)? = nil
     /// The zone whose days `?TIMELINE` names.
     var days: LocalDays = .utc
     /// The answer to `?PAGE;`.

@@ -280,6 +280,10 @@ private final class ControlConnection: ChannelInboundHandler {
         case .timeline(let range):
             paging = responder.timeline?(range) ?? .line(ControlReply.error("the timeline is not kept by this daemon"))
             writePages(channel)
+        case .odometer(let request):
+            Self.send(
+                responder.odometer?(request) ?? ControlReply.error("the timeline is not kept by this daemon"),
+                on: channel)
         case .track(let request):
             paging = responder.track?(request) ?? .line(ControlReply.error("tracks are not recorded by this daemon"))
             writePages(channel)
