@@ -188,7 +188,7 @@ struct HTTPPageMotionTests {
         let last = now.addingTimeInterval(-60)
         let stay = Stay(
             start: since, end: last, latitude: Self.place.lat, longitude: Self.place.lon, radius: 4, fixes: 90_000,
-            isOpen: true)
+            isOpen: true, name: "Café <b>Nord</b>")
         page.entries.withLock { $0 = [.stay(stay)] }
         page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon)
         page.status ~> .live(.gpsd, lastFix: last)
@@ -204,7 +204,8 @@ struct HTTPPageMotionTests {
         let what = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.open .what").textContent"##) as? String
         )
-        #expect(what.hasPrefix("Stay · 49 h "), "\(what)")
+        // The stay by its name, as text: markup in a name is never markup on the page.
+        #expect(what.hasPrefix("Café <b>Nord</b> · 49 h "), "\(what)")
 
         page.deviceLocation ~> nil
         page.status ~> .stale(.gpsd, lastFix: last)

@@ -62,8 +62,10 @@ struct LogbookCommandTests {
         let (first, second) = (Self.fields(records[1]), Self.fields(records[2]))
         #expect(first.count == 9 && second.count == 9)
         #expect(first[0] == "2026-09-15T08:50:00.000+02:00" && first[1] == "2026-09-15T08:52:59.000+02:00")
-        #expect(first[2] == "" && first[3] == "47.388785, 8.567335", "\(first)")
-        #expect(second[2] == first[3] && second[3] == "47.375336, 8.590897", "\(second)")
+        // The stays by their GeoNames names, quoted where they hold a comma.
+        #expect(first[2] == "" && first[3] == "Zuerich (Kreis 7) / Fluntern, Zurich, CH", "\(first)")
+        #expect(second[2] == first[3] && second[3] == "Gockhausen, Zurich, CH", "\(second)")
+        #expect(records[2].contains(#","Zuerich (Kreis 7) / Fluntern, Zurich, CH","Gockhausen, Zurich, CH","#))
         #expect(first[4] == "2.450" && second[4] == "2.310" && first[5] == "0:02:59" && first[6] == "motorized")
         // Set after both trips: the last one ends at the reading set, the rows join up.
         #expect(second[8] == "1000.000" && second[7] == first[8] && first[7] == "995.240", "\(records)")

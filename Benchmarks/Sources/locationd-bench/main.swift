@@ -14,6 +14,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "mqtt": mqttBenchmark,
     "replay": replayBenchmark,
     "pipeline": pipeline,
+    "places": placesBenchmark,
     "regions": regionsBenchmark,
     "soak": soak,
     "tiles-memory": tilesMemory,

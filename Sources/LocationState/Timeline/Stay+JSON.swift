@@ -3,8 +3,8 @@ import LocationState
 
 extension Stay: JSONLine {
     /// The stay as a line of locationd's protocol (no newline):
-    /// `{"class":"STAY","start":ISO8601,"end":ISO8601,"lat":52.5,"lon":13.4,"radius":3.2,"fixes":300}`,
-    /// with `"open":true` last while the stay goes on.
+    /// `{"class":"STAY","start":ISO8601,"end":ISO8601,"lat":52.5,"lon":13.4,"radius":3.2,"fixes":300,"name":…}`,
+    /// `name` when known, with `"open":true` last while the stay goes on.
     public func appendJSON(to out: inout [UInt8]) {
         append(to: &out, opening: #"{"class":"STAY","start":""#)
     }
@@ -24,6 +24,10 @@ extension Stay: JSONLine {
             out.decimal(radius, decimals: TimelinePrecision.metres)
             out.literal(#","fixes":"#)
             out.integer(fixes)
+            if let name {
+                out.literal(#","name":"#)
+                out.jsonString(name)
+            }
             if isOpen { out.literal(#","open":true"#) }
             out.byte(UInt8(ascii: "}"))
         }

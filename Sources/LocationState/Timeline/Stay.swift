@@ -17,9 +17,13 @@ public struct Stay: Sendable, Hashable, Codable {
     public var fixes: Int
     /// Whether the device is still there (the stay may grow).
     public var isOpen: Bool
+    /// What the place is called (the user's region that holds it, else the nearest populated
+    /// place), looked up once when the stay is stored; nil when none is known.
+    public var name: String?
 
     public init(
-        start: Date, end: Date, latitude: Double, longitude: Double, radius: Double, fixes: Int, isOpen: Bool = false
+        start: Date, end: Date, latitude: Double, longitude: Double, radius: Double, fixes: Int, isOpen: Bool = false,
+        name: String? = nil
     ) {
         self.start = start
         self.end = end
@@ -28,6 +32,7 @@ public struct Stay: Sendable, Hashable, Codable {
         self.radius = radius
         self.fixes = fixes
         self.isOpen = isOpen
+        self.name = name
     }
 
     /// How long the stay lasted (so far, when open), seconds.
@@ -54,6 +59,6 @@ public struct Stay: Sendable, Hashable, Codable {
             latitude: latitude + north * share,
             longitude: SphericalEarth.wrappedDegrees(longitude + east * share),
             radius: (sumOfSquares / total).squareRoot(),
-            fixes: fixes + later.fixes, isOpen: later.isOpen)
+            fixes: fixes + later.fixes, isOpen: later.isOpen, name: name ?? later.name)
     }
 }

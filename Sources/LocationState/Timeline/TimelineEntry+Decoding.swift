@@ -17,16 +17,17 @@ extension TimelineEntry {
             self = .stay(
                 Stay(
                     start: start, end: end, latitude: latitude, longitude: longitude, radius: radius,
-                    fixes: line.fixes, isOpen: isOpen))
+                    fixes: line.fixes, isOpen: isOpen, name: line.name))
         case "TRIP":
             guard let distance = line.distance, let maxSpeed = line.maxSpeed else { return nil }
             let from = line.from.flatMap(Self.time)
             let to = line.to.flatMap(Self.time)
             guard (line.from == nil) == (from == nil), (line.to == nil) == (to == nil) else { return nil }
-            self = .trip(
-                Trip(
-                    start: start, end: end, from: from, to: to, distance: distance, maxSpeed: maxSpeed,
-                    fixes: line.fixes, isOpen: isOpen))
+            var trip = Trip(
+                start: start, end: end, from: from, to: to, distance: distance, maxSpeed: maxSpeed,
+                fixes: line.fixes, isOpen: isOpen)
+            (trip.fromName, trip.toName) = (line.from_name, line.to_name)
+            self = .trip(trip)
         default:
             return nil
         }
@@ -48,9 +49,12 @@ extension TimelineEntry {
         let lat: Double?
         let lon: Double?
         let radius: Double?
+        let name: String?
         let distance: Double?
         let maxSpeed: Double?
         let from: String?
         let to: String?
+        let from_name: String?
+        let to_name: String?
     }
 }

@@ -27,6 +27,8 @@ public final class TimelineRecorder: StateListener, Sendable {
     public let events: MonitoredState<TimelineEvent?>
     /// The timeline on disk, when there is one.
     public let store: TimelineStore?
+    /// What names a stay when it closes (and the stays read without a name).
+    public let naming: StayNaming?
     private let logger: Logger
     private let state: Locked<RecorderState>
 
@@ -46,13 +48,17 @@ public final class TimelineRecorder: StateListener, Sendable {
         var failing = false
         /// Closed stays and trips a failed write did not store, written with the next (bounded).
         var unsaved: [TimelineEvent] = []
+        var namer: TimelineNamer
     }
 
     /// Starts from the state stored in `store` (with `configuration`, which may have
     /// changed since), or afresh. A stored state whose last fix lies ahead of `now` (the
     /// system clock) is named in the log: the fixes that come decide whether it goes on
     /// (the clock was behind) or starts over (the stored time was misdated).
-    public init(configuration: MotionConfiguration, store: TimelineStore?, logger: Logger, now: Date = Date()) {
+    public init(
+        configuration: MotionConfiguration, store: TimelineStore?, logger: Logger, naming: StayNaming? = nil,
+        now: Date = Date()
+    ) {
         var tracker = MotionTracker(configuration: configuration)
         do {
             if let stored = try store?.tracker() {
@@ -71,8 +77,10 @@ public final class TimelineRecorder: StateListener, Sendable {
                 """)
         }
         self.store = store
+        self.naming = naming
         self.logger = logger
-        state = Locked(RecorderState(tracker: tracker, savedAt: tracker.lastFixTime))
+        state = Locked(
+            RecorderState(tracker: tracker, savedAt: tracker.lastFixTime, namer: TimelineNamer(naming: naming)))
         motion = MonitoredState(key: "motion", initialValue: tracker.motion)
         events = MonitoredState(key: "timelineEvents", initialValue: nil)
     }
@@ -83,8 +91,10 @@ public final class TimelineRecorder: StateListener, Sendable {
     /// The stays and trips overlapping `from..<to`: the stored ones and the tracker's open ones.
     public func entries(from: Date, to: Date) throws(LocationError) -> [TimelineEntry] {
         let pending = tracker.pendingEntries
-        guard let store else { return pending.filter { $0.end >= from && $0.start < to } }
-        return try store.entries(from: from, to: to, pending: pending)
+        let entries =
+            try store?.entries(from: from, to: to, pending: pending)
+            ?? pending.filter { $0.end >= from && $0.start < to }
+        return entries.map { $0.named(by: naming) }.withTripNames()
     }
 
     public func stateDidChange(_ change: StateChange<Location?>) {
@@ -96,7 +106,7 @@ public final class TimelineRecorder: StateListener, Sendable {
     public func ingest(_ fix: Location, now: Date = Date()) {
         let (produced, snapshot, before) = state.withLock { state -> ([TimelineEvent], MotionTracker?, MotionTracker) in
             let before = state.tracker
-            let produced = state.tracker.ingest(fix)
+            let produced = state.namer.name(state.tracker.ingest(fix), tracker: state.tracker)
             state.receivedAt = now
             guard let time = state.tracker.lastFixTime else { return (produced, nil, before) }
             let due = state.savedAt.map { time.timeIntervalSince($0) >= Self.saveInterval || time < $0 } ?? true
@@ -142,7 +152,8 @@ public final class TimelineRecorder: StateListener, Sendable {
             guard let last = state.tracker.lastFixTime, let receivedAt = state.receivedAt else {
                 return ([], state.tracker)
             }
-            let produced = state.tracker.expire(at: last.addingTimeInterval(now.timeIntervalSince(receivedAt)))
+            let expired = state.tracker.expire(at: last.addingTimeInterval(now.timeIntervalSince(receivedAt)))
+            let produced = state.namer.name(expired, tracker: state.tracker)
             return (produced, state.tracker)
         }
         guard !produced.isEmpty else { return }

@@ -24,7 +24,8 @@ extension TimelineStore {
                     TimelineEntry.stay(
                         Stay(
                             start: Self.date(row["start"]), end: Self.date(row["end"]), latitude: row["latitude"],
-                            longitude: row["longitude"], radius: row["radius"], fixes: row["fixes"]))
+                            longitude: row["longitude"], radius: row["radius"], fixes: row["fixes"],
+                            name: row.hasColumn("name") ? row["name"] : nil))
                 }
                 let trips = try Row.fetchAll(
                     db, sql: #"SELECT * FROM trip WHERE "end" >= ? AND start < ? ORDER BY start"#,

@@ -94,6 +94,10 @@ public final class TimelineStore: @unchecked Sendable {
                             id INTEGER PRIMARY KEY CHECK (id = 1), state BLOB NOT NULL);
                         """)
                 try db.execute(sql: odometerTable)
+                // A stay's name came later: a file without the column gets it, empty.
+                if try !db.columns(in: "stay").contains(where: { $0.name == "name" }) {
+                    try db.execute(sql: "ALTER TABLE stay ADD COLUMN name TEXT")
+                }
             }
             try checkSchema(queue, path: path)
             return queue
@@ -172,12 +176,12 @@ public final class TimelineStore: @unchecked Sendable {
         case .stayClosed(let stay):
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO stay (start, "end", latitude, longitude, radius, fixes)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO stay (start, "end", latitude, longitude, radius, fixes, name)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     stay.start.timeIntervalSince1970, stay.end.timeIntervalSince1970, stay.latitude, stay.longitude,
-                    stay.radius, stay.fixes,
+                    stay.radius, stay.fixes, stay.name,
                 ])
         case .tripClosed(let trip):
             try db.execute(

@@ -6,7 +6,8 @@ extension Trip: JSONLine {
     /// `{"class":"TRIP","start":ISO8601,"end":ISO8601,"distance":1234.5,"duration":300.000,"avgSpeed":4.12,
     /// "maxSpeed":9.80,"fixes":300,"mode":"slow_mobility","from":ISO8601,"to":ISO8601}`; `mode`
     /// (``TransportMode``) left out for a trip of no duration, `from` and `to` (the stays'
-    /// starts) when nil, `"open":true` last while the trip goes on.
+    /// starts) when nil, then `from_name` and `to_name` (the stays' names) when known,
+    /// `"open":true` last while the trip goes on.
     public func appendJSON(to out: inout [UInt8]) {
         ByteWriter.append(to: &out, capacity: 320) { out in
             out.literal(#"{"class":"TRIP","start":""#)
@@ -38,6 +39,14 @@ extension Trip: JSONLine {
                 out.literal(#","to":""#)
                 out.iso8601(to)
                 out.byte(UInt8(ascii: "\""))
+            }
+            if let fromName {
+                out.literal(#","from_name":"#)
+                out.jsonString(fromName)
+            }
+            if let toName {
+                out.literal(#","to_name":"#)
+                out.jsonString(toName)
             }
             if isOpen { out.literal(#","open":true"#) }
             out.byte(UInt8(ascii: "}"))

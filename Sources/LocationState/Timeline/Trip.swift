@@ -23,6 +23,9 @@ public struct Trip: Sendable, Hashable, Codable {
     public var fixes: Int
     /// Whether the trip is still going on.
     public var isOpen: Bool
+    /// The names of the stays it left and reached, where known when it closed.
+    public var fromName: String?
+    public var toName: String?
 
     public init(
         start: Date, end: Date, from: Date? = nil, to: Date? = nil, distance: Double, maxSpeed: Double, fixes: Int,

@@ -109,14 +109,17 @@ struct ReplayCommand: AsyncParsableCommand {
             timeout = .milliseconds(Int64(configuration.freshnessTimeoutSeconds * 1000))
             let motionConfiguration = try thresholds.configuration()
             // A threshold asks for the timeline as --timeline does.
-            motion = timeline || thresholds.given ? ReplayTimeline(configuration: motionConfiguration) : nil
-            monitor = try regions.map { path throws(LocationError) in
+            let regionSet = try regions.map { path throws(LocationError) in try RegionSet.load(geoJSONFile: path) }
+            motion =
+                timeline || thresholds.given
+                ? ReplayTimeline(configuration: motionConfiguration, naming: ReplayTimeline.naming(regions: regionSet))
+                : nil
+            monitor = try regionSet.map { regionSet throws(LocationError) in
                 var configuration = RegionConfiguration()
                 if let regionDwell {
                     _ = try configuration.apply(key: "region-dwell", value: "\(regionDwell)", origin: "--region-dwell")
                 }
-                return RegionMonitor(
-                    regions: try RegionSet.load(geoJSONFile: path), options: configuration.options, store: nil)
+                return RegionMonitor(regions: regionSet, options: configuration.options, store: nil)
             }
             listeners = try dataDirectory.map { directory throws(LocationError) in
                 let zooms = try zooms.map { text throws(LocationError) in

@@ -1,4 +1,5 @@
 import Foundation
+import LocationRegions
 import LocationState
 import LocationTimeline
 
@@ -8,22 +9,33 @@ import LocationTimeline
 /// As trackintel's default (`include_last=False`), the stay or trip still open at the end
 /// of the file is not printed as closed; the summary names it.
 final class ReplayTimeline: Sendable {
-    private let tracker: Locked<MotionTracker>
+    private let tracker: Locked<(tracker: MotionTracker, namer: TimelineNamer)>
     private let counts = Locked((stays: 0, trips: 0, distance: 0.0))
 
-    init(configuration: MotionConfiguration) {
-        tracker = Locked(MotionTracker(configuration: configuration))
+    init(configuration: MotionConfiguration, naming: StayNaming? = nil) {
+        tracker = Locked((MotionTracker(configuration: configuration), TimelineNamer(naming: naming)))
+    }
+
+    /// What names the replayed stays: the first of `regions` that holds one (`--regions`),
+    /// else the nearest populated place (``PlaceNamesFile``).
+    static func naming(regions: RegionSet?) -> StayNaming? {
+        let places = PlaceNamesFile.naming
+        guard let regions else { return places }
+        let names = LocationNames(regions: { regions }, places: nil)
+        return { latitude, longitude in names.name(lat: latitude, lon: longitude) ?? places?(latitude, longitude) }
     }
 
     /// Takes one replayed fix; prints what it closed.
     func record(_ fix: Location, to output: ReplayOutput) {
-        let events = tracker.withLock { $0.ingest(fix) }
+        let events = tracker.withLock { state in state.namer.name(state.tracker.ingest(fix), tracker: state.tracker) }
         print(events, to: output)
     }
 
     /// Closes what the end of the file closes, prints it, and returns the summary line's text.
     func finish(to output: ReplayOutput) -> String {
-        let (events, tracker) = self.tracker.withLock { ($0.finish(), $0) }
+        let (events, tracker) = self.tracker.withLock { state in
+            (state.namer.name(state.tracker.finish(), tracker: state.tracker), state.tracker)
+        }
         print(events, to: output)
         let (stays, trips, distance) = counts.withLock { $0 }
         var summary = "timeline: \(stays) stays, \(trips) trips (\(TimelineEntry.distance(distance)))"

@@ -35,7 +35,9 @@ enum TimelineRebuild {
             for fix in fixes { events += tracker.ingest(fix) }
         }
         let store = try TimelineStore(directory: directory, logger: logger)
-        let closed = events.filter { if case .motion = $0 { false } else { true } }
+        let closed = events.filter { if case .motion = $0 { false } else { true } }.map {
+            $0.named(by: PlaceNamesFile.naming)
+        }
         try store.replaceAll(with: closed, tracker: tracker)
         let stays = closed.filter { if case .stayClosed = $0 { true } else { false } }.count
         let trips = closed.filter { if case .tripClosed = $0 { true } else { false } }.count

@@ -24,7 +24,8 @@ struct TimelineSource {
     }
 
     /// The STAY and TRIP lines of `range`: from the running daemon (``DaemonOrFiles``), else
-    /// written from the timeline file as the daemon writes them, so that either prints the same.
+    /// written from the timeline file as the daemon writes them (stays without a name named
+    /// by ``PlaceNamesFile``), so that either prints the same.
     func lines(_ range: TimelineRange) throws(LocationError) -> [String] {
         let source = DaemonOrFiles(socket: socket, dataDirectory: dataDirectory)
         // The times, not the days: the daemon may count days in another zone.
@@ -43,7 +44,8 @@ struct TimelineSource {
         return try fallback.read { () throws(LocationError) in
             let store = try TimelineStore.openReadOnly(
                 at: source.directory.appendingPathComponent(TimelineStore.fileName))
-            return try store.entries(from: range.start, to: range.end).map(\.jsonString)
+            return try store.entries(from: range.start, to: range.end).map { $0.named(by: PlaceNamesFile.naming) }
+                .withTripNames().map(\.jsonString)
         }
     }
 }

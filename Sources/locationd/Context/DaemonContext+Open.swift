@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LocationMQTT
 import LocationProviders
+import LocationRegions
 import LocationState
 import LocationStores
 import LocationTimeline
@@ -30,9 +31,13 @@ extension DaemonContext {
         context.regions = try configuration.regions.regionsPath.map { _ throws(LocationError) in
             try RegionMonitoring(configuration: configuration.regions, dataDirectory: directory, logger: logger)
         }
+        let names = LocationNames(
+            regions: { [regions = context.regions] in regions?.monitor.regions },
+            places: PlaceNamesFile.load(logger: logger))
         context.timeline = TimelineRecorder(
             configuration: configuration.motion,
-            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger)
+            store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger,
+            naming: { names.name(lat: $0, lon: $1) })
         context.httpToken = try configuration.http.loadToken(logger: logger)
         if context.httpToken == nil, configuration.http.enabled, configuration.socketMode & 0o060 != 0 {
             // The socket is the group's: loopback, open to every local user, must not be wider.

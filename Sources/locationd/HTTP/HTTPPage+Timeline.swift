@@ -83,7 +83,8 @@ extension HTTPPage {
           const [times, seconds] = span(e), lasted = describeDuration(seconds);
           when.textContent = times;
           const mode = e.mode ? e.mode.replace("_mobility", "") + " · " : "";
-          what.textContent = e.class === "STAY" ? "Stay · " + lasted : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + mode + lasted;
+          what.textContent = e.class === "STAY" ? (e.name || "Stay") + " · " + lasted
+            : "Trip · " + (e.distance / 1000).toFixed(1) + " km · " + mode + lasted + (e.to_name ? " · to " + e.to_name : "");
         }
         function renderOpenEntries() {
           for (const li of document.querySelectorAll("#timeline li.open"))

@@ -4,10 +4,11 @@ import LocationTimeline
 
 /// How `locationd stats` prints its figures: a table for people, or one JSON object.
 enum StatsFormat {
-    /// Which place a stay was at, and its name: its coordinates to the metre.
+    /// Which place a stay was at: its coordinates to a thousandth of a degree (about 100 m),
+    /// shown by its name and those coordinates.
     static func place(_ stay: Stay) -> (key: String, name: String) {
-        let name = String(format: "%.5f, %.5f", stay.latitude, stay.longitude)
-        return (name, name)
+        let key = String(format: "%.3f, %.3f", stay.latitude, stay.longitude)
+        return (key, stay.name.map { "\($0) (\(key))" } ?? key)
     }
 
     static func table(

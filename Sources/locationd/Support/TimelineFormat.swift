@@ -28,8 +28,9 @@ enum TimelineFormat {
                 stays += 1
                 text +=
                     "\(span)  stay  \(pad(TimelineEntry.duration(stay.duration), 11))  "
+                    + (stay.name.map { $0.escapedForTerminal + "  " } ?? "")
                     + String(
-                        format: "%.6f, %.6f  (%d fixes, radius %.0f m)", stay.latitude, stay.longitude, stay.fixes,
+                        format: "(%.6f, %.6f, %d fixes, radius %.0f m)", stay.latitude, stay.longitude, stay.fixes,
                         stay.radius)
             case .trip(let trip):
                 trips += 1
@@ -85,7 +86,7 @@ enum TimelineFormat {
             case .stay(let stay):
                 waypoints +=
                     "<wpt \(attributes(stay))><time>\(UTCCalendar.iso8601(stay.start))</time>"
-                    + "<name>Stay \(TimelineEntry.duration(stay.duration))</name>"
+                    + "<name>\(xmlEscaped(stay.name ?? "Stay")), \(TimelineEntry.duration(stay.duration))</name>"
                     + "<desc>\(UTCCalendar.iso8601(stay.start)) to \(UTCCalendar.iso8601(stay.end)), \(stay.fixes) fixes</desc>"
                     + "<type>stay</type></wpt>\n"
             case .trip(let trip):
@@ -105,6 +106,22 @@ enum TimelineFormat {
             <gpx version="1.1" creator="locationd" xmlns="http://www.topografix.com/GPX/1/1">
 
             """ + waypoints + routes + "</gpx>\n"
+    }
+
+    /// `text` with XML's five special characters as entities.
+    private static func xmlEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     private static func coordinate(_ stay: Stay) -> String {

@@ -32,9 +32,9 @@ enum TimelineLogbook {
         return rows.map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
     }
 
-    /// What a stay is called in the logbook: its coordinates.
+    /// What a stay is called in the logbook: its name, else its coordinates.
     static func name(_ stay: Stay) -> String {
-        String(format: "%.6f, %.6f", stay.latitude, stay.longitude)
+        stay.name ?? String(format: "%.6f, %.6f", stay.latitude, stay.longitude)
     }
 
     private static func kilometres(_ metres: Double) -> String { String(format: "%.3f", metres / 1000) }
