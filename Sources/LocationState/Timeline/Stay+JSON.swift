@@ -4,7 +4,7 @@ import LocationState
 extension Stay: JSONLine {
     /// The stay as a line of locationd's protocol (no newline):
     /// `{"class":"STAY","start":ISO8601,"end":ISO8601,"lat":52.5,"lon":13.4,"radius":3.2,"fixes":300,"name":…}`,
-    /// `name` when known, with `"open":true` last while the stay goes on.
+    /// `name` and `place` when known, with `"open":true` last while the stay goes on.
     public func appendJSON(to out: inout [UInt8]) {
         append(to: &out, opening: #"{"class":"STAY","start":""#)
     }
@@ -27,6 +27,10 @@ extension Stay: JSONLine {
             if let name {
                 out.literal(#","name":"#)
                 out.jsonString(name)
+            }
+            if let place {
+                out.literal(#","place":"#)
+                out.integer(place)
             }
             if isOpen { out.literal(#","open":true"#) }
             out.byte(UInt8(ascii: "}"))

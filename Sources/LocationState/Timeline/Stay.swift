@@ -20,6 +20,9 @@ public struct Stay: Sendable, Hashable, Codable {
     /// What the place is called (the user's region that holds it, else the nearest populated
     /// place), looked up once when the stay is stored; nil when none is known.
     public var name: String?
+    /// The place the stay is at: stays within 100 m of each other, over any time, are one
+    /// place (``PlaceIdentity``); nil where the places were not asked.
+    public var place: Int?
 
     public init(
         start: Date, end: Date, latitude: Double, longitude: Double, radius: Double, fixes: Int, isOpen: Bool = false,

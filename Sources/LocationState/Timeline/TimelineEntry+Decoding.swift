@@ -18,6 +18,10 @@ extension TimelineEntry {
                 Stay(
                     start: start, end: end, latitude: latitude, longitude: longitude, radius: radius,
                     fixes: line.fixes, isOpen: isOpen, name: line.name))
+            if case .stay(var stay) = self {
+                stay.place = line.place
+                self = .stay(stay)
+            }
         case "TRIP":
             guard let distance = line.distance, let maxSpeed = line.maxSpeed else { return nil }
             let from = line.from.flatMap(Self.time)
@@ -50,6 +54,7 @@ extension TimelineEntry {
         let lon: Double?
         let radius: Double?
         let name: String?
+        let place: Int?
         let distance: Double?
         let maxSpeed: Double?
         let from: String?

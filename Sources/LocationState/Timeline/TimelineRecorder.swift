@@ -91,10 +91,12 @@ public final class TimelineRecorder: StateListener, Sendable {
     /// The stays and trips overlapping `from..<to`: the stored ones and the tracker's open ones.
     public func entries(from: Date, to: Date) throws(LocationError) -> [TimelineEntry] {
         let pending = tracker.pendingEntries
-        let entries =
-            try store?.entries(from: from, to: to, pending: pending)
-            ?? pending.filter { $0.end >= from && $0.start < to }
-        return entries.map { $0.named(by: naming) }.withTripNames()
+        guard let store else {
+            return pending.filter { $0.end >= from && $0.start < to }.map { $0.named(by: naming) }.withTripNames()
+        }
+        let entries = try store.entries(from: from, to: to, pending: pending).map { $0.named(by: naming) }
+        let stays = entries.compactMap { if case .stay(let stay) = $0 { stay } else { nil } }
+        return try store.placeIndex(extra: stays).apply(to: entries)
     }
 
     public func stateDidChange(_ change: StateChange<Location?>) {

@@ -98,6 +98,7 @@ public final class TimelineStore: @unchecked Sendable {
                 if try !db.columns(in: "stay").contains(where: { $0.name == "name" }) {
                     try db.execute(sql: "ALTER TABLE stay ADD COLUMN name TEXT")
                 }
+                try reconcilePlaces(db)
             }
             try checkSchema(queue, path: path)
             return queue
@@ -127,6 +128,7 @@ public final class TimelineStore: @unchecked Sendable {
         do {
             try queue.write { db in
                 for event in events { try Self.insert(event, db) }
+                if events.contains(where: \.changesStays) { try Self.reconcilePlaces(db) }
                 if let state {
                     try db.execute(sql: "INSERT OR REPLACE INTO tracker (id, state) VALUES (1, ?)", arguments: [state])
                 }
@@ -144,6 +146,7 @@ public final class TimelineStore: @unchecked Sendable {
             try queue.write { db in
                 try db.execute(sql: "DELETE FROM stay; DELETE FROM trip; DELETE FROM tracker")
                 for event in events { try Self.insert(event, db) }
+                try Self.reconcilePlaces(db)
                 try db.execute(sql: "INSERT INTO tracker (id, state) VALUES (1, ?)", arguments: [state])
             }
         } catch {

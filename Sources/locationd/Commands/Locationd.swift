@@ -12,7 +12,8 @@ struct Locationd: AsyncParsableCommand {
         version: LocationdVersion.current,
         subcommands: [
             RunCommand.self, LastCommand.self, ReplayCommand.self, TilesCommand.self, ExportCommand.self,
-            RegionsCommand.self, TimelineCommand.self, OdometerCommand.self, StatsCommand.self, PageCommand.self,
+            RegionsCommand.self, TimelineCommand.self, OdometerCommand.self, StatsCommand.self, PlacesCommand.self,
+            PageCommand.self,
             UplinksCommand.self,
         ]
     )

@@ -10,6 +10,9 @@ import LocationTimeline
 /// of the file is not printed as closed; the summary names it.
 final class ReplayTimeline: Sendable {
     private let tracker: Locked<(tracker: MotionTracker, namer: TimelineNamer)>
+    /// The places of the file's stays: a place's id is the order of its first stay among
+    /// the file's places (1, 2, ...); two places a stay joins keep the earlier's.
+    private let places = Locked((clusters: PlaceClusters(), ids: [Int: Int]()))
     private let counts = Locked((stays: 0, trips: 0, distance: 0.0))
 
     init(configuration: MotionConfiguration, naming: StayNaming? = nil) {
@@ -63,8 +66,14 @@ final class ReplayTimeline: Sendable {
     private func print(_ events: [TimelineEvent], to output: ReplayOutput) {
         for event in events {
             switch event {
-            case .stayClosed(let stay):
+            case .stayClosed(var stay):
                 counts.withLock { $0.stays += 1 }
+                stay.place = places.withLock { places in
+                    let index = places.clusters.add(latitude: stay.latitude, longitude: stay.longitude)
+                    let root = places.clusters.place(of: index)
+                    if places.ids[root] == nil { places.ids[root] = places.ids.count + 1 }
+                    return places.ids[root]
+                }
                 output.print(.stay(stay))
             case .tripClosed(let trip):
                 counts.withLock {

@@ -44,8 +44,11 @@ struct TimelineSource {
         return try fallback.read { () throws(LocationError) in
             let store = try TimelineStore.openReadOnly(
                 at: source.directory.appendingPathComponent(TimelineStore.fileName))
-            return try store.entries(from: range.start, to: range.end).map { $0.named(by: PlaceNamesFile.naming) }
-                .withTripNames().map(\.jsonString)
+            let entries = try store.entries(from: range.start, to: range.end).map {
+                $0.named(by: PlaceNamesFile.naming)
+            }
+            let stays = entries.compactMap { if case .stay(let stay) = $0 { stay } else { nil } }
+            return try store.placeIndex(extra: stays).apply(to: entries).map(\.jsonString)
         }
     }
 }

@@ -32,6 +32,8 @@ enum ControlRequest: Equatable, Sendable {
     case track(TrackRequest)
     /// The odometer's reading now or at a time, or a new setting.
     case odometer(OdometerAnswer.Request)
+    /// The places, or one renamed first.
+    case places(PlacesAnswer.Request)
 
     /// The days `?TRACK` asks for, as the user wrote them; `TrackExport` reads them.
     enum TrackRequest: Equatable, Sendable {
@@ -65,6 +67,7 @@ enum ControlRequest: Equatable, Sendable {
         case "TIMELINE": self = Self.timeline(argument, days: days)
         case "TRACK": self = Self.track(argument)
         case "ODOMETER": self = Self.odometer(argument)
+        case "PLACES": self = Self.places(argument)
         default: self = .unknown(String(name.prefix(64)))
         }
     }
@@ -159,6 +162,23 @@ enum ControlRequest: Equatable, Sendable {
         default:
             return .invalid(#"Invalid ODOMETER: give {"at":ISO8601}, {"set":KM} or nothing: "# + argument.prefix(64))
         }
+    }
+
+    /// `?PLACES;` or `?PLACES={"rename":ID,"name":NAME};` (an empty name takes the user's away).
+    private static func places(_ argument: Substring) -> ControlRequest {
+        struct Argument: Decodable {
+            let rename: Int
+            let name: String
+        }
+        guard !argument.allSatisfy(\.isWhitespace) else { return .places(.list) }
+        guard let decoded = try? JSONDecoder().decode(Argument.self, from: Data(argument.utf8)) else {
+            return .invalid(#"Invalid PLACES: give {"rename":ID,"name":NAME} or nothing: "# + argument.prefix(64))
+        }
+        guard let name = PlacesAnswer.name(decoded.name) else {
+            return .invalid(
+                "Invalid PLACES: a name is at most \(PlacesAnswer.maxNameBytes) bytes, without control characters")
+        }
+        return .places(.rename(id: decoded.rename, name: name))
     }
 
     /// Splits buffered bytes into complete requests; returns them, how many bytes they

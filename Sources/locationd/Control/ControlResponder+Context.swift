@@ -70,6 +70,7 @@ extension ControlResponder {
                 }
             },
             odometer: context.timeline.map(Self.odometerAnswer),
+            places: context.timeline.map { Self.placesAnswer($0, days: context.configuration.days) },
             days: context.configuration.days,
             page: {
                 guard context.configuration.http.enabled else { return ControlAnswers.page(url: nil, token: nil) }
@@ -102,6 +103,27 @@ extension ControlResponder {
                 return ControlAnswers.line(try OdometerAnswer.answer(request, store: store, tracker: recorder.tracker))
             } catch {
                 return ControlReply.error(error.message)
+            }
+        }
+    }
+
+    /// `?PLACES` from the daemon's recorder: its store and the stays its tracker holds open.
+    private static func placesAnswer(_ recorder: TimelineRecorder, days: LocalDays)
+        -> @Sendable (PlacesAnswer.Request) -> ControlPages
+    {
+        { request in
+            guard let store = recorder.store else {
+                return .line(ControlReply.error("the timeline is not stored by this daemon"))
+            }
+            let pending = recorder.tracker.pendingEntries.compactMap {
+                if case .stay(let stay) = $0 { stay } else { nil }
+            }
+            do throws(LocationError) {
+                return .lines(
+                    try PlacesAnswer.lines(request, store: store, pending: pending, naming: recorder.naming, days: days)
+                )
+            } catch {
+                return .line(ControlReply.error(error.message))
             }
         }
     }

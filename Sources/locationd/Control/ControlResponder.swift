@@ -24,6 +24,8 @@ struct ControlResponder: Sendable {
     var track: (@Sendable (_ request: ControlRequest.TrackRequest) -> ControlPages)? = nil
     /// The answer to `?ODOMETER`; nil when the daemon keeps no timeline.
     var odometer: (@Sendable (_ request: OdometerAnswer.Request) -> String)? = nil
+    /// The answer to `?PLACES`; nil when the daemon keeps no timeline.
+    var places: (@Sendable (_ request: PlacesAnswer.Request) -> ControlPages)? = nil
     /// The zone whose days `?TIMELINE` names.
     var days: LocalDays = .utc
     /// The answer to `?PAGE;`.

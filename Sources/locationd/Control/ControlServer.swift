@@ -280,6 +280,9 @@ private final class ControlConnection: ChannelInboundHandler {
         case .timeline(let range):
             paging = responder.timeline?(range) ?? .line(ControlReply.error("the timeline is not kept by this daemon"))
             writePages(channel)
+        case .places(let request):
+            paging = responder.places?(request) ?? .line(ControlReply.error("the timeline is not kept by this daemon"))
+            writePages(channel)
         case .odometer(let request):
             Self.send(
                 responder.odometer?(request) ?? ControlReply.error("the timeline is not kept by this daemon"),

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import LocationState
+import LocationStores
+
+/// The places of the stays, by their stable ids (``PlaceIdentity``).
+public struct PlaceIndex: Sendable {
+    /// The place id of each stay, by the millisecond of its start.
+    public var ids: [Int64: Int]
+    /// The places' records, by id.
+    public var records: [Int: PlaceRecord]
+
+    /// The place of a stay.
+    public func place(of stay: Stay) -> Int? { ids[Int64((stay.start.timeIntervalSince1970 * 1000).rounded())] }
+
+    /// `entries` with each stay's place, and named by its place where a user named it.
+    public func apply(to entries: [TimelineEntry]) -> [TimelineEntry] {
+        entries.map { entry in
+            guard case .stay(var stay) = entry, let id = place(of: stay) else { return entry }
+            stay.place = id
+            stay.name = records[id]?.name ?? stay.name
+            return .stay(stay)
+        }.withTripNames()
+    }
+}
+
+extension TimelineStore {
+    static let placeTable = """
+        CREATE TABLE IF NOT EXISTS place (
+            id INTEGER PRIMARY KEY, anchor REAL NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL, name TEXT);
+        """
+
+    /// Every stored stay, in time order.
+    public func allStays() throws(LocationError) -> [Stay] {
+        do {
+            return try queue.read { db in try Self.allStays(db) }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+    }
+
+    /// The places of the stored stays and of `extra` (stays not stored: the open one), with
+    /// the ids the stored records give them.
+    public func placeIndex(extra: [Stay] = []) throws(LocationError) -> PlaceIndex {
+        do {
+            return try queue.read { db in
+                let stored = try Self.allStays(db)
+                let known = Set(stored.map(\.start))
+                let stays = stored + extra.filter { !known.contains($0.start) }
+                let (ids, records) = PlaceIdentity.assign(stays: stays, records: try Self.placeRecords(db))
+                var index = PlaceIndex(ids: [:], records: [:])
+                for (stay, id) in zip(stays, ids) {
+                    index.ids[Int64((stay.start.timeIntervalSince1970 * 1000).rounded())] = id
+                }
+                for record in records { index.records[record.id] = record }
+                return index
+            }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+    }
+
+    /// Names place `id` (nil: takes the user's name away); `pending` are the stays not
+    /// stored yet, so that the place of the stay going on can be named too.
+    ///
+    /// - Throws: `usage` when there is no such place.
+    public func renamePlace(_ id: Int, to name: String?, pending: [Stay] = []) throws(LocationError) {
+        let found: Bool
+        do {
+            found = try queue.write { db in
+                try Self.reconcilePlaces(db)
+                try db.execute(sql: "UPDATE place SET name = ? WHERE id = ?", arguments: [name, id])
+                if db.changesCount > 0 { return true }
+                // A place whose only stay goes on: its record is made now.
+                let stored = try Self.allStays(db)
+                let (_, records) = PlaceIdentity.assign(stays: stored + pending, records: try Self.placeRecords(db))
+                guard var record = records.first(where: { $0.id == id }) else { return false }
+                record.name = name
+                try Self.insert(record, db)
+                return true
+            }
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+        guard found else { throw .usage("there is no place \(id) (`locationd places` lists them)") }
+    }
+
+    /// Brings the place records up to the stored stays: what a closed stay, a dropped one
+    /// or a rebuild changes, in the caller's transaction.
+    static func reconcilePlaces(_ db: Database) throws {
+        try db.execute(sql: placeTable)
+        let (_, records) = PlaceIdentity.assign(stays: try allStays(db), records: try placeRecords(db))
+        try db.execute(sql: "DELETE FROM place")
+        for record in records { try insert(record, db) }
+    }
+
+    private static func insert(_ record: PlaceRecord, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO place (id, anchor, latitude, longitude, name) VALUES (?, ?, ?, ?, ?)",
+            arguments: [record.id, record.anchor.timeIntervalSince1970, record.latitude, record.longitude, record.name])
+    }
+
+    private static func allStays(_ db: Database) throws -> [Stay] {
+        let named = try db.columns(in: "stay").contains { $0.name == "name" }
+        return try Row.fetchAll(db, sql: #"SELECT * FROM stay ORDER BY start"#).map { row in
+            Stay(
+                start: Date(timeIntervalSince1970: row["start"]), end: Date(timeIntervalSince1970: row["end"]),
+                latitude: row["latitude"], longitude: row["longitude"], radius: row["radius"], fixes: row["fixes"],
+                name: named ? row["name"] : nil)
+        }
+    }
+
+    private static func placeRecords(_ db: Database) throws -> [PlaceRecord] {
+        guard try db.tableExists("place") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY id").map { row in
+            PlaceRecord(
+                id: row["id"], anchor: Date(timeIntervalSince1970: row["anchor"]), latitude: row["latitude"],
+                longitude: row["longitude"], name: row["name"])
+        }
+    }
+}
+
+extension TimelineEvent {
+    /// Whether storing the event changes the stored stays (and so, maybe, the places).
+    var changesStays: Bool { if case .stayClosed = self { true } else { false } }
+}
