@@ -64,7 +64,9 @@ public enum PlaceIdentity {
                 record.id = next
                 next += 1
             }
+            // The records it continues are spent: the merged ones with it.
             taken.insert(record.id)
+            taken.formUnion(free.map(\.id))
             kept.append(record)
             for member in members { ids[order[member]] = record.id }
         }
