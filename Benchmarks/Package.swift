@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "LocationProviders", package: "locationd"),
                 .product(name: "LocationStores", package: "locationd"),
                 .product(name: "LocationRegions", package: "locationd"),
+                .product(name: "LocationTimeline", package: "locationd"),
                 .product(name: "LocationMQTT", package: "locationd"),
                 .product(name: "LocationUplinks", package: "locationd"),
                 .product(name: "NIOCore", package: "swift-nio"),

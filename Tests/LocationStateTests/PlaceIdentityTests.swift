@@ -51,19 +51,23 @@ struct PlaceIdentityTests {
         #expect(kept.contains { $0.id == 3 && $0.name == "Shop" })
     }
 
-    /// Reach is trackintel's (longitude and latitude swapped in scikit-learn's haversine): at
-    /// 47° N, 8.54° E, 99 m north is a neighbour and 101 m is not; east, 67 m is and 69 m is not.
-    @Test func reachIsTrackintels() {
-        var clusters = PlaceClusters()
-        clusters.add(latitude: 47.37, longitude: 8.54)
+    /// Reach is the true great-circle distance: 99 m is a neighbour and 101 m is not, north
+    /// or east, at 47° N and at 70° S by the antimeridian.
+    @Test func reachIs100Metres() {
         let degree = 6_371_000 * Double.pi / 180
-        let north = { (metres: Double) in
-            clusters.neighbours(latitude: 47.37 + metres / degree / cos(8.54 * .pi / 180), longitude: 8.54)
+        for (latitude, longitude) in [(47.37, 8.54), (-70.0, 179.9999)] {
+            var clusters = PlaceClusters()
+            clusters.add(latitude: latitude, longitude: longitude)
+            let north = { (metres: Double) in
+                clusters.neighbours(latitude: latitude + metres / degree, longitude: longitude)
+            }
+            let east = { (metres: Double) in
+                var east = longitude + metres / degree / cos(latitude * .pi / 180)
+                if east >= 180 { east -= 360 }
+                return clusters.neighbours(latitude: latitude, longitude: east)
+            }
+            #expect(north(99) == [0] && north(101).isEmpty, "\(latitude)")
+            #expect(east(99) == [0] && east(101).isEmpty, "\(latitude)")
         }
-        let east = { (metres: Double) in
-            clusters.neighbours(latitude: 47.37, longitude: 8.54 + metres / degree / cos(47.37 * .pi / 180))
-        }
-        #expect(north(99) == [0] && north(101).isEmpty)
-        #expect(east(67) == [0] && east(69).isEmpty)
     }
 }

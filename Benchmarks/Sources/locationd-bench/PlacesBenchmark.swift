@@ -1,6 +1,8 @@
 import Foundation
 import LocationProviders
 import LocationRegions
+import LocationState
+import LocationTimeline
 
 /// Stay names: `PlaceNames` (GeoNames' populated places in `dist/places.bin`, mapped) against
 /// reverse_geocoder 1.5.1 (the reference, `Peers/reverse_geocoder_names.py`, mode=1) on the
@@ -8,7 +10,59 @@ import LocationRegions
 /// the time to open the file (median of 21) against reverse_geocoder's load, and the median
 /// time of a lookup against its per-point time in one vectorized query and alone. The
 /// targets: a load under 50 ms and a lookup under 5 µs.
+///
+/// Then the clustering of 100,000 stays into places (`PlaceIdentity.assign`, what the
+/// daemon does when a stay closes) against trackintel's `generate_locations` on the same
+/// stays (`Peers/trackintel_locations.py`): 2,000 places around the world, the stays
+/// scattered up to 70 m around them.
 func placesBenchmark() async throws {
+    try await namesBenchmark()
+    try await clusteringBenchmark()
+}
+
+private func clusteringBenchmark() async throws {
+    var random = SplitMix64(seed: 31)
+    let anchors = (0..<2000).map { _ in (random.uniform(-55, 65), random.uniform(-180, 180)) }
+    let metres = 1 / 111_195.0
+    let stays = (0..<100_000).map { index -> Stay in
+        let anchor = anchors[Int(random.next() % UInt64(anchors.count))]
+        let (angle, distance) = (random.uniform(0, 2 * .pi), random.uniform(0, 70))
+        return Stay(
+            start: Date(timeIntervalSince1970: 1_794_000_000 + Double(index) * 3600),
+            end: Date(timeIntervalSince1970: 1_794_001_800 + Double(index) * 3600),
+            latitude: anchor.0 + distance * cos(angle) * metres,
+            longitude: anchor.1 + distance * sin(angle) * metres / cos(anchor.0 * .pi / 180), radius: 5, fixes: 60)
+    }
+    var times: [Double] = []
+    var placeCount = 0
+    for _ in 0..<3 {
+        let start = ContinuousClock.now
+        let (_, records) = PlaceIdentity.assign(stays: stays, records: [])
+        times.append(seconds(ContinuousClock.now - start))
+        placeCount = records.count
+    }
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-stays-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: input) }
+    try stays.map { String(format: "%.9f %.9f\n", $0.latitude, $0.longitude) }.joined()
+        .write(to: input, atomically: true, encoding: .utf8)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let peer = try runProcess(
+        "/usr/bin/env", ["python3", root.appendingPathComponent("Peers/trackintel_locations.py").path, input.path])
+    guard peer.status == 0,
+        let figures = try JSONSerialization.jsonObject(with: Data(peer.stdout.utf8)) as? [String: Double],
+        let theirs = figures["seconds"], let locations = figures["locations"]
+    else { throw BenchmarkError("the trackintel peer failed: \(peer.stderr.suffix(300))") }
+    let ours = median(times)
+    print(String(format: "locationd  100,000 stays into %d places: %.3f s (median of 3)", placeCount, ours))
+    print(String(format: "trackintel 100,000 stays into %.0f locations: %.3f s", locations, theirs))
+    print(
+        String(
+            format: "places-clustering: ratio %.1f vs trackintel generate_locations (%.3f s vs %.3f s)", theirs / ours,
+            ours, theirs))
+}
+
+private func namesBenchmark() async throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     let path = root.appendingPathComponent("dist/places.bin").path

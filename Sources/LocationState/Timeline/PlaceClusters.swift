@@ -6,17 +6,12 @@ import Foundation
 /// reach of the next (scikit-learn's DBSCAN on the haversine distance in radians,
 /// `eps = epsilon / 6371000`, neighbours at that distance or nearer).
 ///
-/// Reach is trackintel's, quirk included: it hands scikit-learn the points as (x, y), that
-/// is (longitude, latitude), where scikit-learn's haversine reads (latitude, longitude). So
-/// the distance is the haversine formula with the two swapped: a north-south step counts
-/// its degrees times the cosine of the longitude, an east-west step its degrees as they are.
-/// At 47° N and 8° E two stays 100 m apart north to south are neighbours, east to west
-/// only within 68 m (100 m times the cosine of the latitude). Matching it keeps the places
-/// trackintel's, which is what they are checked against.
-///
-/// Incremental: ``add(latitude:longitude:)`` joins a new stay to every place that has a stay
-/// within reach (merging them) in time proportional to the stays near it: stays are kept
-/// in cells of about `epsilon` a side.
+/// Reach is the true haversine distance. trackintel hands scikit-learn the points as (x, y),
+/// that is (longitude, latitude), where its haversine reads (latitude, longitude): its
+/// distance counts a north-south step times the cosine of the longitude, so near 90° E or W
+/// every stay on the same meridian, from pole to pole, is one place. locationd measures what
+/// trackintel means to; the conformance test hands trackintel the points in the order its
+/// distance reads them (docs/timeline.md).
 public struct PlaceClusters: Sendable {
     public let epsilon: Double
     private var latitudes: [Double] = []
@@ -56,13 +51,13 @@ public struct PlaceClusters: Sendable {
     /// The stays added so far within reach of a point (without adding it).
     public func neighbours(latitude: Double, longitude: Double) -> [Int] {
         let cell = self.cell(latitude, longitude)
-        // A degree of latitude reaches as far as 1 / cos(longitude) cells (the swap above);
-        // a degree of longitude one cell.
-        let nearPole = min(89.999, abs(longitude) + side * 2)
-        let rows = min(Int((1 / cos(nearPole * .pi / 180)).rounded(.up)) + 1, Int((180 / side).rounded(.up)))
+        // Cells within reach: one row up and down, and as many columns as a degree of
+        // longitude shrinks at the latitude nearest to the pole among those rows.
+        let nearPole = min(89.999, abs(latitude) + side * 2)
+        let columns = min(Int((1 / cos(nearPole * .pi / 180)).rounded(.up)) + 1, columnCount / 2)
         var found: [Int] = []
-        for row in cell.row - rows...cell.row + rows {
-            for offset in -2...2 {
+        for row in cell.row - 1...cell.row + 1 {
+            for offset in -columns...columns {
                 let column = ((cell.column + offset) % columnCount + columnCount) % columnCount
                 for other in cells[Cell(row: row, column: column)] ?? []
                 where reaches(latitude, longitude, latitudes[other], longitudes[other]) {
@@ -99,15 +94,13 @@ public struct PlaceClusters: Sendable {
         Cell(row: Int((latitude / side).rounded(.down)), column: Int(((longitude + 180) / side).rounded(.down)))
     }
 
-    /// Whether two stays are neighbours: scikit-learn's haversine distance (radians) of the
-    /// points as trackintel gives them, longitude first, at most epsilon's.
+    /// Whether two stays are neighbours: scikit-learn's haversine distance (radians) at most epsilon's.
     private func reaches(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Bool {
         let radians = Double.pi / 180
-        // scikit-learn's "latitude" is trackintel's x, the longitude, and the other way round.
-        let (first1, first2) = (longitude1 * radians, longitude2 * radians)
-        let halfFirst = sin((first2 - first1) / 2)
-        let halfSecond = sin((latitude2 - latitude1) * radians / 2)
-        let h = halfFirst * halfFirst + cos(first1) * cos(first2) * halfSecond * halfSecond
+        let (lat1, lat2) = (latitude1 * radians, latitude2 * radians)
+        let halfNorth = sin((lat2 - lat1) / 2)
+        let halfEast = sin((longitude2 - longitude1) * radians / 2)
+        let h = halfNorth * halfNorth + cos(lat1) * cos(lat2) * halfEast * halfEast
         return 2 * asin(min(1, h.squareRoot())) <= epsilon / 6_371_000
     }
 

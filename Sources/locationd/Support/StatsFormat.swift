@@ -4,11 +4,12 @@ import LocationTimeline
 
 /// How `locationd stats` prints its figures: a table for people, or one JSON object.
 enum StatsFormat {
-    /// Which place a stay was at: its coordinates to a thousandth of a degree (about 100 m),
-    /// shown by its name and those coordinates.
+    /// Which place a stay was at: its place (``Stay/place``), else its coordinates to a
+    /// thousandth of a degree (about 100 m); shown by its name and those coordinates.
     static func place(_ stay: Stay) -> (key: String, name: String) {
-        let key = String(format: "%.3f, %.3f", stay.latitude, stay.longitude)
-        return (key, stay.name.map { "\($0) (\(key))" } ?? key)
+        let coordinates = String(format: "%.3f, %.3f", stay.latitude, stay.longitude)
+        let key = stay.place.map { "place \($0)" } ?? coordinates
+        return (key, stay.name.map { "\($0) (\(stay.place.map { "place \($0)" } ?? coordinates))" } ?? key)
     }
 
     static func table(
