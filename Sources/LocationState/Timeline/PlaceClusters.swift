@@ -17,9 +17,10 @@ public struct PlaceClusters: Sendable {
     private var latitudes: [Double] = []
     private var longitudes: [Double] = []
     private var parents: [Int] = []
-    private var cells: [Cell: [Int]] = [:]
-    /// The cell's side, degrees of latitude (and of longitude: a longitude row holds more
-    /// cells' worth of stays near the poles, and more cells are searched there).
+    private var cells: [Cell: Members] = [:]
+    /// A cell's side, degrees (of latitude, and of longitude): a cell's diagonal is at most
+    /// epsilon, so the stays of one cell are one place without measuring them, and a stay
+    /// at a place visited a thousand times is placed without measuring the thousand.
     private let side: Double
 
     private struct Cell: Hashable {
@@ -27,9 +28,18 @@ public struct PlaceClusters: Sendable {
         let column: Int
     }
 
+    /// A cell's stays and the box around them.
+    private struct Members {
+        var stays: [Int]
+        var south: Double
+        var north: Double
+        var west: Double
+        var east: Double
+    }
+
     public init(epsilon: Double = 100) {
         self.epsilon = epsilon
-        side = epsilon / (6_371_000 * .pi / 180)
+        side = epsilon / 2.squareRoot() * 0.999 / (6_371_000 * .pi / 180)
     }
 
     /// How many stays were added.
@@ -39,33 +49,58 @@ public struct PlaceClusters: Sendable {
     @discardableResult
     public mutating func add(latitude: Double, longitude: Double) -> Int {
         let index = parents.count
-        let near = neighbours(latitude: latitude, longitude: longitude)
         latitudes.append(latitude)
         longitudes.append(longitude)
         parents.append(index)
-        for other in near { union(index, other) }
-        cells[cell(latitude, longitude), default: []].append(index)
+        let home = cell(latitude, longitude)
+        if let members = cells[home] { union(index, members.stays[0]) }
+        forEachCell(near: latitude, longitude) { cell, members in
+            guard cell != home, find(members.stays[0]) != find(index) else { return }
+            // The cell's stays are one place: one within reach joins it.
+            if let other = members.stays.first(where: {
+                reaches(latitude, longitude, latitudes[$0], longitudes[$0])
+            }) {
+                union(index, other)
+            }
+        }
+        var members =
+            cells[home] ?? Members(stays: [], south: latitude, north: latitude, west: longitude, east: longitude)
+        members.stays.append(index)
+        (members.south, members.north) = (min(members.south, latitude), max(members.north, latitude))
+        (members.west, members.east) = (min(members.west, longitude), max(members.east, longitude))
+        cells[home] = members
         return index
     }
 
     /// The stays added so far within reach of a point (without adding it).
     public func neighbours(latitude: Double, longitude: Double) -> [Int] {
-        let cell = self.cell(latitude, longitude)
-        // Cells within reach: one row up and down, and as many columns as a degree of
-        // longitude shrinks at the latitude nearest to the pole among those rows.
-        let nearPole = min(89.999, abs(latitude) + side * 2)
-        let columns = min(Int((1 / cos(nearPole * .pi / 180)).rounded(.up)) + 1, columnCount / 2)
         var found: [Int] = []
-        for row in cell.row - 1...cell.row + 1 {
-            for offset in -columns...columns {
-                let column = ((cell.column + offset) % columnCount + columnCount) % columnCount
-                for other in cells[Cell(row: row, column: column)] ?? []
-                where reaches(latitude, longitude, latitudes[other], longitudes[other]) {
-                    found.append(other)
-                }
-            }
+        forEachCell(near: latitude, longitude) { _, members in
+            found += members.stays.filter { reaches(latitude, longitude, latitudes[$0], longitudes[$0]) }
         }
         return found
+    }
+
+    /// Calls `body` with each cell that may hold a stay within reach of the point: two rows
+    /// up and down, as many columns as a degree of longitude shrinks at the latitude nearest
+    /// the pole among them, and only those whose box of stays comes within reach.
+    private func forEachCell(near latitude: Double, _ longitude: Double, _ body: (Cell, Members) -> Void) {
+        let cell = self.cell(latitude, longitude)
+        let nearPole = min(89.999, abs(latitude) + side * 3)
+        let columns = min(Int((2.squareRoot() / cos(nearPole * .pi / 180)).rounded(.up)) + 1, columnCount / 2)
+        for row in cell.row - 2...cell.row + 2 {
+            for offset in -columns...columns {
+                let column = ((cell.column + offset) % columnCount + columnCount) % columnCount
+                guard let members = cells[Cell(row: row, column: column)] else { continue }
+                let nearestLatitude = min(max(latitude, members.south), members.north)
+                var nearestLongitude = longitude
+                if abs(longitude - members.west) < 180, abs(longitude - members.east) < 180 {
+                    nearestLongitude = min(max(longitude, members.west), members.east)
+                }
+                guard within(latitude, longitude, nearestLatitude, nearestLongitude, slack: 1.001) else { continue }
+                body(Cell(row: row, column: column), members)
+            }
+        }
     }
 
     /// The index of the first stay added of the place that holds stay `index`.
@@ -96,12 +131,19 @@ public struct PlaceClusters: Sendable {
 
     /// Whether two stays are neighbours: scikit-learn's haversine distance (radians) at most epsilon's.
     private func reaches(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Bool {
+        within(latitude1, longitude1, latitude2, longitude2, slack: 1)
+    }
+
+    /// Whether two points are at most `slack` times epsilon apart.
+    private func within(
+        _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double, slack: Double
+    ) -> Bool {
         let radians = Double.pi / 180
         let (lat1, lat2) = (latitude1 * radians, latitude2 * radians)
         let halfNorth = sin((lat2 - lat1) / 2)
         let halfEast = sin((longitude2 - longitude1) * radians / 2)
         let h = halfNorth * halfNorth + cos(lat1) * cos(lat2) * halfEast * halfEast
-        return 2 * asin(min(1, h.squareRoot())) <= epsilon / 6_371_000
+        return 2 * asin(min(1, h.squareRoot())) <= epsilon * slack / 6_371_000
     }
 
     /// The root of `index`'s tree, halving the path on the way.
