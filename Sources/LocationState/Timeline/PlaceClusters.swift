@@ -35,6 +35,12 @@ public struct PlaceClusters: Sendable {
         var north: Double
         var west: Double
         var east: Double
+
+        mutating func add(_ stay: Int, latitude: Double, longitude: Double) {
+            stays.append(stay)
+            (south, north) = (min(south, latitude), max(north, latitude))
+            (west, east) = (min(west, longitude), max(east, longitude))
+        }
     }
 
     public init(epsilon: Double = 100) {
@@ -54,37 +60,32 @@ public struct PlaceClusters: Sendable {
         parents.append(index)
         let home = cell(latitude, longitude)
         if let members = cells[home] { union(index, members.stays[0]) }
-        forEachCell(near: latitude, longitude) { cell, members in
-            guard cell != home, find(members.stays[0]) != find(index) else { return }
+        // Collected first: measuring while `parents` is borrowed would copy it at each union.
+        for (cell, members) in cells(near: latitude, longitude) where cell != home {
+            guard find(members.stays[0]) != find(index) else { continue }
             // The cell's stays are one place: one within reach joins it.
-            if let other = members.stays.first(where: {
-                reaches(latitude, longitude, latitudes[$0], longitudes[$0])
-            }) {
+            if let other = members.stays.first(where: { reaches(latitude, longitude, latitudes[$0], longitudes[$0]) }) {
                 union(index, other)
             }
         }
-        var members =
-            cells[home] ?? Members(stays: [], south: latitude, north: latitude, west: longitude, east: longitude)
-        members.stays.append(index)
-        (members.south, members.north) = (min(members.south, latitude), max(members.north, latitude))
-        (members.west, members.east) = (min(members.west, longitude), max(members.east, longitude))
-        cells[home] = members
+        // In place: a copy of the cell's stays for each stay added would make a busy place quadratic.
+        let empty = Members(stays: [], south: latitude, north: latitude, west: longitude, east: longitude)
+        cells[home, default: empty].add(index, latitude: latitude, longitude: longitude)
         return index
     }
 
     /// The stays added so far within reach of a point (without adding it).
     public func neighbours(latitude: Double, longitude: Double) -> [Int] {
-        var found: [Int] = []
-        forEachCell(near: latitude, longitude) { _, members in
-            found += members.stays.filter { reaches(latitude, longitude, latitudes[$0], longitudes[$0]) }
+        cells(near: latitude, longitude).flatMap { _, members in
+            members.stays.filter { reaches(latitude, longitude, latitudes[$0], longitudes[$0]) }
         }
-        return found
     }
 
-    /// Calls `body` with each cell that may hold a stay within reach of the point: two rows
+    /// The cells that may hold a stay within reach of the point: two rows
     /// up and down, as many columns as a degree of longitude shrinks at the latitude nearest
     /// the pole among them, and only those whose box of stays comes within reach.
-    private func forEachCell(near latitude: Double, _ longitude: Double, _ body: (Cell, Members) -> Void) {
+    private func cells(near latitude: Double, _ longitude: Double) -> [(Cell, Members)] {
+        var found: [(Cell, Members)] = []
         let cell = self.cell(latitude, longitude)
         let nearPole = min(89.999, abs(latitude) + side * 3)
         let columns = min(Int((2.squareRoot() / cos(nearPole * .pi / 180)).rounded(.up)) + 1, columnCount / 2)
@@ -98,9 +99,10 @@ public struct PlaceClusters: Sendable {
                     nearestLongitude = min(max(longitude, members.west), members.east)
                 }
                 guard within(latitude, longitude, nearestLatitude, nearestLongitude, slack: 1.001) else { continue }
-                body(Cell(row: row, column: column), members)
+                found.append((Cell(row: row, column: column), members))
             }
         }
+        return found
     }
 
     /// The index of the first stay added of the place that holds stay `index`.
