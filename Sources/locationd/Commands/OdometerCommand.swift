@@ -26,15 +26,15 @@ struct OdometerCommand: ParsableCommand {
         @Flag(help: "Print one JSON object.")
         var json = false
 
-        @OptionGroup var dataDirectory: DataDirectoryOption
-        @OptionGroup var socket: DaemonSocketOption
-        @OptionGroup var timeZone: TimeZoneOption
+        @OptionGroup var reading: TimelineReading
 
         func run() throws {
             do throws(LocationError) {
                 let answer = try OdometerCommand.ask(
-                    "?ODOMETER;", .now, socket: socket.path, dataDirectory: dataDirectory)
-                print(json ? ControlAnswers.line(answer) : OdometerCommand.text(answer, days: try timeZone.days()))
+                    "?ODOMETER;", .now, socket: reading.socket.path, dataDirectory: reading.dataDirectory)
+                print(
+                    json ? ControlAnswers.line(answer) : OdometerCommand.text(answer, days: try reading.timeZone.days())
+                )
             } catch {
                 throw error.exit()
             }
@@ -53,9 +53,7 @@ struct OdometerCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The reading, kilometres.", valueName: "km"))
         var kilometres: String
 
-        @OptionGroup var dataDirectory: DataDirectoryOption
-        @OptionGroup var socket: DaemonSocketOption
-        @OptionGroup var timeZone: TimeZoneOption
+        @OptionGroup var reading: TimelineReading
 
         func run() throws {
             do throws(LocationError) {
@@ -66,8 +64,8 @@ struct OdometerCommand: ParsableCommand {
                 }
                 let request = "?ODOMETER=\(ControlAnswers.line(["set": value]));"
                 let answer = try OdometerCommand.ask(
-                    request, .set(kilometres: value), socket: socket.path, dataDirectory: dataDirectory)
-                print(OdometerCommand.text(answer, days: try timeZone.days()))
+                    request, .set(kilometres: value), socket: reading.socket.path, dataDirectory: reading.dataDirectory)
+                print(OdometerCommand.text(answer, days: try reading.timeZone.days()))
             } catch {
                 throw error.exit()
             }

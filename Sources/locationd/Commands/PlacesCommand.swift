@@ -26,15 +26,13 @@ struct PlacesCommand: ParsableCommand {
         @Flag(help: "One PLACE JSON object per line.")
         var json = false
 
-        @OptionGroup var dataDirectory: DataDirectoryOption
-        @OptionGroup var socket: DaemonSocketOption
-        @OptionGroup var timeZone: TimeZoneOption
+        @OptionGroup var reading: TimelineReading
 
         func run() throws {
             do throws(LocationError) {
-                let days = try timeZone.days()
+                let days = try reading.timeZone.days()
                 let places = try PlacesCommand.ask(
-                    "?PLACES;", .list, days: days, socket: socket.path, dataDirectory: dataDirectory)
+                    "?PLACES;", .list, days: days, socket: reading.socket.path, dataDirectory: reading.dataDirectory)
                 let out = BufferedOutput()
                 out.write(
                     json
@@ -57,9 +55,7 @@ struct PlacesCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The name.", valueName: "name"))
         var name: String
 
-        @OptionGroup var dataDirectory: DataDirectoryOption
-        @OptionGroup var socket: DaemonSocketOption
-        @OptionGroup var timeZone: TimeZoneOption
+        @OptionGroup var reading: TimelineReading
 
         func run() throws {
             do throws(LocationError) {
@@ -73,8 +69,9 @@ struct PlacesCommand: ParsableCommand {
                 }
                 let request = "?PLACES=\(ControlAnswers.line(RenameArgument(rename: number, name: given ?? "")));"
                 let places = try PlacesCommand.ask(
-                    request, .rename(id: number, name: given), days: try timeZone.days(), socket: socket.path,
-                    dataDirectory: dataDirectory)
+                    request, .rename(id: number, name: given), days: try reading.timeZone.days(),
+                    socket: reading.socket.path,
+                    dataDirectory: reading.dataDirectory)
                 let place = places.first { $0.id == number }
                 print("place \(number): \(place?.name?.escapedForTerminal ?? "no name")")
             } catch {

@@ -34,18 +34,16 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @OptionGroup var dataDirectory: DataDirectoryOption
-    @OptionGroup var socket: DaemonSocketOption
-    @OptionGroup var timeZone: TimeZoneOption
+    @OptionGroup var reading: TimelineReading
 
     func run() throws {
         do throws(LocationError) {
             guard let grouping = TimelineStatistics.Grouping(rawValue: by) else {
                 throw .usage("--by: give day, week or month, not '\(by.prefix(20))'")
             }
-            let days = try timeZone.days()
+            let days = try reading.timeZone.days()
             let range = try self.range(days: days)
-            let entries = try TimelineSource(socket: socket.path, dataDirectory: dataDirectory).entries(range)
+            let entries = try reading.source.entries(range)
             let statistics = TimelineStatistics(
                 entries, range: range.start..<range.end, grouping: grouping, days: days, place: StatsFormat.place)
             let out = BufferedOutput()
