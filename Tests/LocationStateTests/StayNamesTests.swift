@@ -21,10 +21,10 @@ struct StayNamesTests {
             id: RegionID("home"), name: "Home",
             geometry: .circle(centerLat: 47.4111, centerLon: 8.5442, radius: 100))
         let regions = try RegionSet([home])
-        let names = LocationNames(regions: { regions }, places: places)
+        let names = LocationNames(regions: { regions }, places: { places })
         #expect(names.name(lat: 47.4111, lon: 8.5442) == "Home")
         #expect(names.name(lat: 47.4150, lon: 8.5442) == places.nearest(lat: 47.4150, lon: 8.5442))
-        #expect(LocationNames(places: nil).name(lat: 47.4, lon: 8.5) == nil)
+        #expect(LocationNames().name(lat: 47.4, lon: 8.5) == nil)
     }
 
     /// A file that is not a places file, cut short or missing is one error, never a crash.

@@ -7,9 +7,13 @@ import LocationState
 public struct LocationNames: Sendable {
     /// The user's regions, read at each lookup (a region file reloaded on SIGHUP names what comes after).
     public var regions: @Sendable () -> RegionSet?
-    public var places: PlaceNames?
+    /// The places, asked for at the first lookup a region does not answer (a daemon that
+    /// names no stay never opens the file).
+    public var places: @Sendable () -> PlaceNames?
 
-    public init(regions: @escaping @Sendable () -> RegionSet? = { nil }, places: PlaceNames?) {
+    public init(
+        regions: @escaping @Sendable () -> RegionSet? = { nil }, places: @escaping @Sendable () -> PlaceNames? = { nil }
+    ) {
         self.regions = regions
         self.places = places
     }
@@ -17,6 +21,6 @@ public struct LocationNames: Sendable {
     /// The name of the point.
     public func name(lat: Double, lon: Double) -> String? {
         if let region = regions()?.regions(containing: lat, lon).first { return region.name }
-        return places?.nearest(lat: lat, lon: lon)
+        return places()?.nearest(lat: lat, lon: lon)
     }
 }

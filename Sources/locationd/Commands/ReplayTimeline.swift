@@ -24,7 +24,7 @@ final class ReplayTimeline: Sendable {
     static func naming(regions: RegionSet?) -> StayNaming? {
         let places = PlaceNamesFile.naming
         guard let regions else { return places }
-        let names = LocationNames(regions: { regions }, places: nil)
+        let names = LocationNames(regions: { regions })
         return { latitude, longitude in names.name(lat: latitude, lon: longitude) ?? places?(latitude, longitude) }
     }
 

@@ -33,7 +33,7 @@ extension DaemonContext {
         }
         let names = LocationNames(
             regions: { [regions = context.regions] in regions?.monitor.regions },
-            places: PlaceNamesFile.load(logger: logger))
+            places: PlaceNamesFile.loadedOnce(logger: logger))
         context.timeline = TimelineRecorder(
             configuration: configuration.motion,
             store: try TimelineStore(directory: URL(fileURLWithPath: directory), logger: logger), logger: logger,

@@ -27,6 +27,20 @@ enum PlaceNamesFile {
         }
     }
 
+    /// The places for the daemon, opened at the first call (with its one warning when there
+    /// is no usable file), the same ones after.
+    static func loadedOnce(logger: Logger) -> @Sendable () -> PlaceNames? {
+        let loaded = Locked<PlaceNames??>(nil)
+        return {
+            loaded.withLock { loaded in
+                if let places = loaded { return places }
+                let places = load(logger: logger)
+                loaded = .some(places)
+                return places
+            }
+        }
+    }
+
     /// What names stays in a command that reads a timeline file: the places alone (the
     /// daemon's answers are named already, with its regions).
     static let naming: StayNaming? = {
