@@ -87,6 +87,8 @@ struct OdometerCommand: ParsableCommand {
             return false
         }
         if let answer, fallback == nil { return answer }
+        // A daemon that refused a setting has said why: its files are not another's to write.
+        if case .set = parsed, let fallback, fallback.note != nil { throw .usage(fallback.reason) }
         let file = source.directory.appendingPathComponent(TimelineStore.fileName)
         return try (fallback ?? DaemonOrFiles.Fallback(reason: "", note: nil)).read { () throws(LocationError) in
             if case .set = parsed {

@@ -100,6 +100,8 @@ struct PlacesCommand: ParsableCommand {
             return true
         }
         if let fallback {
+            // A daemon that refused a rename has said why: its files are not another's to write.
+            if case .rename = parsed, fallback.note != nil { throw .usage(fallback.reason) }
             lines = try fallback.read { () throws(LocationError) in
                 let store: TimelineStore
                 var lock: DaemonLock?
