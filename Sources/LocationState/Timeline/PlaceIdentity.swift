@@ -76,6 +76,6 @@ public enum PlaceIdentity {
         return (ids, kept)
     }
 
-    /// A time as the millisecond it is stored and travels at.
-    private static func key(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// A time as the millisecond it is stored and travels at: how a stay is known by its start.
+    package static func key(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -11,7 +11,7 @@ public struct PlaceIndex: Sendable {
     public var records: [Int: PlaceRecord]
 
     /// The place of a stay.
-    public func place(of stay: Stay) -> Int? { ids[Int64((stay.start.timeIntervalSince1970 * 1000).rounded())] }
+    public func place(of stay: Stay) -> Int? { ids[PlaceIdentity.key(stay.start)] }
 
     /// `entries` with each stay's place, and named by its place where a user named it.
     public func apply(to entries: [TimelineEntry]) -> [TimelineEntry] {
@@ -30,18 +30,27 @@ extension TimelineStore {
             id INTEGER PRIMARY KEY, anchor REAL NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL, name TEXT);
         """
 
-    /// Every stored stay, in time order.
-    public func allStays() throws(LocationError) -> [Stay] {
-        do {
-            return try queue.read { db in try Self.allStays(db) }
-        } catch {
-            throw TileDatabase.locationError(error, path: url.path)
-        }
-    }
-
     /// The places of the stored stays and of `extra` (stays not stored: the open one), with
     /// the ids the stored records give them.
     public func placeIndex(extra: [Stay] = []) throws(LocationError) -> PlaceIndex {
+        try placed(extra: extra).index
+    }
+
+    /// Every stored stay and those of `extra` not stored, in that order, each with its
+    /// ``Stay/place``, and the places' records by id.
+    public func placedStays(extra: [Stay] = []) throws(LocationError) -> (stays: [Stay], records: [Int: PlaceRecord]) {
+        let (stays, index) = try placed(extra: extra)
+        return (
+            stays.map { stay in
+                var stay = stay
+                stay.place = index.place(of: stay)
+                return stay
+            }, index.records
+        )
+    }
+
+    /// The stored stays with `extra`'s new ones, and their places, from one read.
+    private func placed(extra: [Stay]) throws(LocationError) -> (stays: [Stay], index: PlaceIndex) {
         do {
             return try queue.read { db in
                 let stored = try Self.allStays(db)
@@ -49,11 +58,9 @@ extension TimelineStore {
                 let stays = stored + extra.filter { !known.contains($0.start) }
                 let (ids, records) = PlaceIdentity.assign(stays: stays, records: try Self.placeRecords(db))
                 var index = PlaceIndex(ids: [:], records: [:])
-                for (stay, id) in zip(stays, ids) {
-                    index.ids[Int64((stay.start.timeIntervalSince1970 * 1000).rounded())] = id
-                }
+                for (stay, id) in zip(stays, ids) { index.ids[PlaceIdentity.key(stay.start)] = id }
                 for record in records { index.records[record.id] = record }
-                return index
+                return (stays, index)
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)

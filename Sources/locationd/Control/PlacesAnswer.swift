@@ -31,16 +31,8 @@ struct PlacesAnswer: Codable, Equatable {
         _ request: Request, store: TimelineStore, pending: [Stay], naming: StayNaming?, days: LocalDays
     ) throws(LocationError) -> [String] {
         if case .rename(let id, let name) = request { try store.renamePlace(id, to: name, pending: pending) }
-        let stored = try store.allStays()
-        let known = Set(stored.map(\.start))
-        let stays = (stored + pending.filter { !known.contains($0.start) }).map { $0.named(by: naming) }
-        let index = try store.placeIndex(extra: pending)
-        let placed = stays.map { stay -> Stay in
-            var stay = stay
-            stay.place = index.place(of: stay)
-            return stay
-        }
-        let summaries = PlaceSummary.summaries(of: placed, records: index.records, days: days)
+        let (stays, records) = try store.placedStays(extra: pending)
+        let summaries = PlaceSummary.summaries(of: stays.map { $0.named(by: naming) }, records: records, days: days)
         return summaries.map { summary in
             ControlAnswers.line(
                 PlacesAnswer(
