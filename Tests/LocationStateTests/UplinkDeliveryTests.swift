@@ -70,13 +70,13 @@ import Testing
                 for second in 5..<20 { await uplinks.offer(Self.fix(second), motion: .moving) }
                 // Not held up by the other.
                 #expect(Set(Self.seconds(try await dawarich.stored(atLeast: 20))) == Set(0..<20))
-                try await waitUntil(seconds: 60) { Self.status(uplinks, "osmand")?.state == .retrying }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "osmand")?.state == .retrying }
                 #expect(Self.status(uplinks, "osmand")?.backlog == 15)
                 try await traccar.start()
-                let stored = try await traccar.stored(atLeast: 20, within: .seconds(60))
+                let stored = try await traccar.stored(atLeast: 20, within: .seconds(120))
                 #expect(Self.seconds(stored) == Array(0..<5) + [19] + Array(5..<19))
                 #expect(traccar.current(device: "van")?.time == Self.fix(19).time)
-                try await waitUntil(seconds: 30) { Self.status(uplinks, "osmand")?.backlog == 0 }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "osmand")?.backlog == 0 }
                 #expect(Self.status(uplinks, "osmand")?.state == .delivering)
             }
             #expect(Self.seconds(dawarich.stored).count == 20)
@@ -97,7 +97,7 @@ import Testing
                     // Refused, the fix is tried again after a backoff: three tries take a while
                     // on a loaded machine (one came just after 30 s in a full run beside builds).
                     _ = try await traccar.requests(atLeast: 3, within: .seconds(120))
-                    try await waitUntil(seconds: 30) { Self.status(uplinks, "osmand")?.state == .refused }
+                    try await waitUntil(seconds: 120) { Self.status(uplinks, "osmand")?.state == .refused }
                     #expect(Self.status(uplinks, "osmand")?.lastAnswer == "HTTP 400")
                     #expect(Self.status(uplinks, "osmand")?.backlog == 3)
                     #expect(traccar.stored.isEmpty)
@@ -130,19 +130,19 @@ import Testing
             try await Self.running(uplinks) {
                 recorder.setBehaviour(.answer(status: 503, headers: ["Retry-After": "1"], body: "busy"))
                 await uplinks.offer(Self.fix(0), motion: nil)
-                try await waitUntil(seconds: 30) { Self.status(uplinks, "owntracks")?.lastAnswer == "HTTP 503: busy" }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "owntracks")?.lastAnswer == "HTTP 503: busy" }
                 #expect(Self.status(uplinks, "owntracks")?.state == .retrying)
                 recorder.setBehaviour(.closeMidReply)
                 _ = try await recorder.requests(atLeast: 3)
                 recorder.setBehaviour(.slow(.seconds(3)))
                 _ = try await recorder.requests(atLeast: 4)
-                try await waitUntil(seconds: 30) {
+                try await waitUntil(seconds: 120) {
                     Self.status(uplinks, "owntracks")?.lastAnswer == "no answer in time"
                         || Self.status(uplinks, "owntracks")?.lastAnswer == "no whole answer in time"
                 }
                 recorder.setBehaviour(.normal)
                 for second in 1..<4 { await uplinks.offer(Self.fix(second), motion: nil) }
-                try await waitUntil(seconds: 60) { Self.status(uplinks, "owntracks")?.backlog == 0 }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "owntracks")?.backlog == 0 }
             }
             let seconds = Self.seconds(recorder.stored)
             #expect(Set(seconds) == Set(0..<4))
@@ -164,9 +164,9 @@ import Testing
                 _ = try await home.stored(atLeast: 1)
                 await home.stop()
                 for second in 1..<10 { await uplinks.offer(Self.fix(second), motion: nil) }
-                try await waitUntil(seconds: 60) { Self.status(uplinks, "osmand")?.state == .retrying }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "osmand")?.state == .retrying }
                 try await home.start()
-                try await waitUntil(seconds: 60) { Self.status(uplinks, "osmand")?.backlog == 0 }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "osmand")?.backlog == 0 }
             }
             #expect(home.stored.count == 2)
             #expect(home.current(device: "van")?.latitude == Self.fix(9).lat)
@@ -206,7 +206,7 @@ import Testing
             try await Self.running(uplinks) {
                 await uplinks.offer(Self.fix(0), motion: nil)
                 _ = try await traccar.stored(atLeast: 1)
-                try await waitUntil(seconds: 30) { Self.status(uplinks, "untrusted")?.state == .retrying }
+                try await waitUntil(seconds: 120) { Self.status(uplinks, "untrusted")?.state == .retrying }
                 #expect(Self.status(uplinks, "untrusted")?.lastAnswer?.hasPrefix("TLS") == true)
                 #expect(Self.status(uplinks, "trusted")?.state == .delivering)
             }

@@ -100,7 +100,7 @@ package final class UplinkServer: Sendable {
     /// The stored fixes once there are at least `count`; records an issue and throws when
     /// they are not there within `limit`.
     package func stored(
-        atLeast count: Int, within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+        atLeast count: Int, within limit: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [StoredFix] {
         try await core.wait(for: "\(count) stored fixes", within: limit, sourceLocation: sourceLocation) {
             $0.stored.count >= count ? $0.stored : nil
@@ -109,7 +109,7 @@ package final class UplinkServer: Sendable {
 
     /// What became of request `index` (0 the first), once it is no longer pending.
     package func outcome(
-        ofRequest index: Int, within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+        ofRequest index: Int, within limit: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> RecordedRequest.Outcome {
         try await core.wait(for: "an outcome of request \(index)", within: limit, sourceLocation: sourceLocation) {
             guard index < $0.requests.count, $0.requests[index].outcome != .pending else { return nil }
@@ -119,7 +119,7 @@ package final class UplinkServer: Sendable {
 
     /// The requests once at least `count` have arrived (answered or not).
     package func requests(
-        atLeast count: Int, within limit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+        atLeast count: Int, within limit: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [RecordedRequest] {
         try await core.wait(for: "\(count) requests", within: limit, sourceLocation: sourceLocation) {
             $0.requests.count >= count ? $0.requests : nil
