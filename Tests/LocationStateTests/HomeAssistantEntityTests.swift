@@ -44,7 +44,7 @@ struct HomeAssistantEntityTests {
         }
     }
 
-    @Test(arguments: [0, 1, 2])
+    @Test(arguments: [0, 1, 2, 3])
     func everyEntityHasTheDeviceTheOriginAndTheAvailability(index: Int) throws {
         let config = try Self.object(Self.entities[index])
         let device = try #require(config["device"] as? [String: Any])
@@ -71,8 +71,20 @@ struct HomeAssistantEntityTests {
         #expect(sensor.discoveryTopic == "homeassistant/binary_sensor/van_1_moving/config")
     }
 
+    /// The place: the motion's name while stopped, Home Assistant's unknown (`None`) otherwise.
+    @Test func thePlace() throws {
+        let sensor = try #require(Self.entities.first { $0.objectID == "van_1_place" })
+        let config = try Self.object(sensor)
+        #expect(config["name"] as? String == "Place")
+        #expect(config["unique_id"] as? String == "van_1_place")
+        #expect(config["state_topic"] as? String == "locationd/me/van/motion")
+        #expect(config["device_class"] == nil && config["unit_of_measurement"] == nil)
+        #expect(sensor.discoveryTopic == "homeassistant/sensor/van_1_place/config")
+        #expect((config["value_template"] as? String)?.hasSuffix("else 'None' }}") == true)
+    }
+
     @Test func theDistanceToday() throws {
-        let sensor = Self.entities[2]
+        let sensor = try #require(Self.entities.first { $0.objectID == "van_1_distance_today" })
         let config = try Self.object(sensor)
         #expect(config["name"] as? String == "Distance today")
         #expect(config["unique_id"] as? String == "van_1_distance_today")

@@ -35,6 +35,34 @@ struct MotionJSONTests {
         )
     }
 
+    /// A name of any length, made of what JSON escapes most (six bytes for one), is written
+    /// whole into a stay, a trip and a motion: the lines are written into a buffer sized for
+    /// them, which a long place name once overran.
+    @Test(arguments: [1, 40, 200, 5_000])
+    func namesOfAnyLengthAreWrittenWhole(length: Int) throws {
+        let name = String(repeating: "\u{1}\"", count: length / 2) + "Zürich"
+        var stay = Stay(start: Self.start, end: Self.end, latitude: -47.3712345, longitude: -178.5412345, radius: 1e9, fixes: Int.max)
+        stay.name = name
+        stay.place = Int.max
+        stay.isOpen = true
+        var trip = Trip(
+            start: Self.start, end: Self.end, from: Self.start, distance: -1e300, maxSpeed: 1e300, fixes: Int.min)
+        trip.to = Self.end
+        trip.fromName = name
+        trip.toName = name + name
+        trip.isOpen = true
+        let motion = Motion.stopped(since: Self.start, latitude: -89.1234567, longitude: -179.1234567, name: name)
+        var drop: [UInt8] = []
+        stay.appendDropJSON(to: &drop)
+        for line in [stay.jsonString, trip.jsonString, motion.jsonString, String(decoding: drop, as: UTF8.self)] {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line.prefix(200))")
+            let names = ["name", "from_name", "to_name"].compactMap { object[$0] as? String }
+            #expect(names.contains(name), "\(line.prefix(200))")
+        }
+        #expect(TimelineEntry(jsonLine: trip.jsonString).flatMap { if case .trip(let t) = $0 { t.toName } else { nil } } == name + name)
+    }
+
     /// Each threshold takes a number above 0 up to its limit; 0, negative, NaN, infinite
     /// and absurd values are refused with one line naming the key.
     @Test(arguments: ["stay-distance", "stay-duration", "stay-gap", "max-speed"])

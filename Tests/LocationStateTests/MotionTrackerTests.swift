@@ -124,7 +124,7 @@ struct MotionTrackerTests {
         var events = T.feed(&tracker, Self.still(0, 290))
         #expect(tracker.motion == .unknown)
         events += T.feed(&tracker, Self.still(300, 400))
-        guard case .stopped(let since, _, _) = tracker.motion else {
+        guard case .stopped(let since, _, _, _) = tracker.motion else {
             Issue.record("not stopped: \(tracker.motion)")
             return
         }

@@ -70,7 +70,8 @@ package struct HTTPTestClient: Sendable {
     package static func exchange(_ request: Data, port: Int) throws -> Answer {
         let handle = try connectTCP(port: port)
         try handle.write(contentsOf: request)
-        return try parse(readToEnd(handle))
+        let (data, ending) = readToEnd(handle)
+        return try parse(data, ending: ending)
     }
 
     /// Opens `GET path` and returns the connection once the answer's head is read;
@@ -89,16 +90,21 @@ package struct HTTPTestClient: Sendable {
         }
     }
 
-    /// Reads one answer: to its `Content-Length`, to the last chunk, or else until the server closes.
-    private static func readToEnd(_ handle: FileHandle) -> Data {
+    /// Reads one answer: to its `Content-Length`, to the last chunk, or else until the
+    /// server closes; with how the reading ended when it did not end complete.
+    private static func readToEnd(_ handle: FileHandle) -> (Data, ending: String) {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !isComplete(data) {
             let count = read(handle.fileDescriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
+            // A signal (a child process of another test ending) is no end of the answer.
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                return (data, count < 0 ? String(cString: strerror(errno)) : "the server closed the connection")
+            }
             data.append(contentsOf: buffer[0..<count])
         }
-        return data
+        return (data, "")
     }
 
     /// Whether `data` holds a whole answer (head and the body its head announces).
@@ -119,12 +125,13 @@ package struct HTTPTestClient: Sendable {
         return false
     }
 
-    /// Splits an HTTP/1.1 answer into status, headers and (de-chunked) body.
-    package static func parse(_ data: Data) throws -> Answer {
+    /// Splits an HTTP/1.1 answer into status, headers and (de-chunked) body; `ending` says
+    /// how the reading ended, for the error when the head is not whole.
+    package static func parse(_ data: Data, ending: String = "") throws -> Answer {
         let bytes = [UInt8](data)
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else {
-            throw POSIXError(.EBADMSG)
+            throw NoAnswer(bytes: bytes.count, reason: ending)
         }
         let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? -1
@@ -180,4 +187,11 @@ package func readEvent(_ handle: FileHandle) async -> (event: String, data: Stri
         }
         return nil
     }
+}
+
+/// An exchange the server ended without a whole HTTP head: how much came and why it ended.
+package struct NoAnswer: Error, CustomStringConvertible {
+    package var bytes: Int
+    package var reason: String
+    package var description: String { "no HTTP answer: \(bytes) bytes, then \(reason)" }
 }

@@ -5,6 +5,8 @@ import LocationTestSupport
 import LocationTimeline
 import Testing
 
+@testable import locationd
+
 /// The page and the motion, in a real headless browser, against the daemon's HTTP server
 /// over states the test holds (``PageServer``): while the device is stopped the map stays
 /// still (the marker at the stay's centroid, no track from the jitter, no panning) and
@@ -213,6 +215,49 @@ struct HTTPPageMotionTests {
             "the stale badge", #"return document.getElementById("badge").dataset.badge === "stale""#)
         let stale = try #require(try await browser.run(when) as? String)
         #expect(stale == "since \(begun), last fix \(Self.clock(last, on: last))", "\(stale)")
+        await browser.quit()
+    }
+
+    /// The places, most time first, by name as text (markup in a name stays text), with
+    /// home or work, visits and total time; a click centres the map on one. Parked at a
+    /// named place, "parked for" says where.
+    @Test func thePlacesAreListedAndParkedSaysWhere() async throws {
+        let directory = try TemporaryDirectory()
+        let page = try await PageServer(directory: directory.path, everyDay: true)
+        defer { page.stop() }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let first = UTCCalendar.iso8601(now.addingTimeInterval(-30 * 86_400))
+        let last = UTCCalendar.iso8601(now.addingTimeInterval(-3600))
+        page.places.withLock {
+            $0 = [
+                PlacesAnswer(
+                    id: 2, name: "<i>Home</i>", label: "home", visits: 30, seconds: 30 * 43_200, first: first,
+                    last: last, lat: Self.place.lat, lon: Self.place.lon),
+                PlacesAnswer(
+                    id: 5, name: nil, label: nil, visits: 1, seconds: 5_400, first: last, last: last, lat: -33.9,
+                    lon: 151.2),
+            ]
+        }
+        let since = now.addingTimeInterval(-600)
+        page.motion ~> .stopped(since: since, latitude: Self.place.lat, longitude: Self.place.lon, name: "<i>Home</i>")
+        page.status ~> .live(.gpsd, lastFix: now)
+        page.deviceLocation ~> Self.fix(now, lat: Self.place.lat, lon: Self.place.lon)
+
+        let browser = try await WebDriver()
+        try await browser.open(page.url)
+        try await browser.waitFor("the places", ##"return document.getElementById("places").dataset.places === "2""##)
+        let rows = try #require(
+            try await browser.run(
+                ##"return Array.from(document.querySelectorAll("#places li")).map(li => li.textContent)"##)
+                as? [String])
+        #expect(rows == ["<i>Home</i>home30 visits · 360 h 0 min", "Place 51 visit · 1 h 30 min"], "\(rows)")
+        try await browser.waitFor(
+            "parked at the place", ##"return document.getElementById("parked").textContent.endsWith(" at <i>Home</i>")"##)
+
+        // A click on the second centres the map on it.
+        _ = try await browser.run(##"document.querySelector('#places li[data-id="5"]').click(); return true"##)
+        try await browser.waitFor(
+            "the map on the place", ##"return Math.abs(S.view.lat + 33.9) < 1e-6 && Math.abs(S.view.lon - 151.2) < 1e-6"##)
         await browser.quit()
     }
 }

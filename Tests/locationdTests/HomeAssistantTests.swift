@@ -84,16 +84,16 @@ struct HomeAssistantTests {
         // The three entities, on one device named after the host, with what the daemon's version says.
         let host = MQTTConfiguration().deviceName
         let slug = "locationd_" + host.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-        let (tracker, moving, distance) =
-            ("device_tracker.\(slug)", "binary_sensor.\(slug)_moving", "sensor.\(slug)_distance_today")
-        for entity in [tracker, moving, distance] { try await home.waitFor(entity, "to be discovered") }
+        let (tracker, moving, distance, place) =
+            ("device_tracker.\(slug)", "binary_sensor.\(slug)_moving", "sensor.\(slug)_distance_today", "sensor.\(slug)_place")
+        for entity in [tracker, moving, distance, place] { try await home.waitFor(entity, "to be discovered") }
         let device = try await home.render(
             "{% set d = device_id('\(tracker)') %}{{ [device_attr(d, 'name'), device_attr(d, 'model'), device_attr(d, 'sw_version'), device_attr(d, 'manufacturer')] | join('|') }}|{{ device_entities(d) | sort | join(',') }}"
         )
         #expect(
             device
                 == "locationd \(host)|GNSS location daemon|\(LocationdVersion.current)|locationd|"
-                + [distance, moving, tracker].sorted().joined(separator: ","))
+                + [distance, moving, place, tracker].sorted().joined(separator: ","))
         #expect(
             try await home.state(of: tracker)?["attributes"].flatMap { $0 as? [String: Any] }?["friendly_name"]
                 as? String == "locationd \(host)")
@@ -121,6 +121,18 @@ struct HomeAssistantTests {
         try await home.waitFor(moving, "on", Self.hasState("on"))
         try await gpsfake.feed(lines: Self.stages[2] * lines)
         try await home.waitFor(moving, "off", Self.hasState("off"))
+        // Stopped: the place is named as `locationd places` names it (the nearest town here);
+        // renamed by the user, it takes their name at once.
+        let listed = try await runLocationd(["places", "--json", "--socket", daemon.socketPath])
+        let placeLine = try #require(listed.stdout.split(separator: "\n").first, "\(listed.stderr)")
+        let stopped = try #require(JSONSerialization.jsonObject(with: Data(placeLine.utf8)) as? [String: Any])
+        let town = try #require(stopped["name"] as? String, "\(placeLine)")
+        try await home.waitFor(place, "named \(town)", Self.hasState(town))
+        let renamed = try await runLocationd([
+            "places", "rename", "\(stopped["id"] as? Int ?? 0)", "Harbour \"Nord\"", "--socket", daemon.socketPath,
+        ])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        try await home.waitFor(place, "renamed", Self.hasState("Harbour \"Nord\""))
         let metres = try await home.waitFor(distance, "the first trip's") {
             Double($0["state"] as? String ?? "") ?? 0 > 0
         }
@@ -128,12 +140,13 @@ struct HomeAssistantTests {
         // The last fix of the log stays held, so that gpsd keeps its device.
         try await gpsfake.feed(lines: (Self.stages[3] - 1) * lines)
         try await home.waitFor(moving, "on again", Self.hasState("on"))
+        try await home.waitFor(place, "unknown on the move", Self.hasState("unknown"))
         let last = try await Self.waitForLast(daemon, fix: Self.track.fixes.count - 2)
         try await home.waitFor(tracker, "at `locationd last`", Self.isAt(last))
 
         // Killed: the broker's last will makes every entity unavailable.
         _ = try await daemon.stop(with: SIGKILL)
-        for entity in [tracker, moving, distance] {
+        for entity in [tracker, moving, distance, place] {
             try await home.waitFor(entity, "unavailable after SIGKILL", Self.hasState("unavailable"))
         }
         // Started again, then stopped cleanly: available, then unavailable again.

@@ -52,4 +52,23 @@ struct PlacesCommandTests {
         #expect(reply.contains(#""class":"ERROR""#), "\(reply)")
         _ = try await daemon.stop()
     }
+
+    /// `GET /api/v1/places` lists what `locationd places --json` lists, in the daemon's zone.
+    @Test func theAPIListsThePlacesAsTheCommandDoes() async throws {
+        let directory = try await LogbookCommandTests.commute()
+        let daemon = try await DaemonProcess(
+            dataDirectory: directory.path, arguments: ["--source", "simulated", "--timezone", "Asia/Kolkata"])
+        let client = HTTPTestClient(port: try await daemon.httpPort())
+        let answer = try await client.get("/api/v1/places")
+        #expect(answer.status == 200 && answer.headers["content-type"] == "application/json")
+        let object = try answer.object()
+        let listed = try await runLocationd(["places", "--json", "--socket", daemon.socketPath])
+        let lines = listed.stdout.split(separator: "\n")
+        let expected = try lines.map { try JSONDecoder().decode(PlacesAnswer.self, from: Data($0.utf8)) }
+        let served = try JSONDecoder().decode(
+            [PlacesAnswer].self, from: JSONSerialization.data(withJSONObject: object["places"] ?? []))
+        #expect(served == expected && expected.count == 2, "\(object)")
+        #expect(object["count"] as? Int == 2 && object["timezone"] as? String == "Asia/Kolkata")
+        _ = try await daemon.stop()
+    }
 }

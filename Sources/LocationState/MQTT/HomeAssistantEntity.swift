@@ -1,6 +1,6 @@
 /// One entity of Home Assistant's MQTT discovery (a retained config on
-/// `homeassistant/COMPONENT/OBJECT_ID/config`): the tracker, the `moving` binary sensor or
-/// today's distance, all on one device, each unavailable while locationd's status says it
+/// `homeassistant/COMPONENT/OBJECT_ID/config`): the tracker, the `moving` binary sensor, the
+/// place or today's distance, all on one device, each unavailable while locationd's status says it
 /// is stopped or gone (its clean stop or its last will).
 ///
 /// The keys are those Home Assistant's MQTT integration reads (its `device_tracker`,
@@ -48,6 +48,19 @@ package struct HomeAssistantEntity: Encodable {
             deviceClass: "moving", availabilityTopic: topics.status, device: device, origin: device.origin)
     }
 
+    /// The name of the place the device is stopped at (the motion topic's `name`: the user's
+    /// name for the place, their region's, or the nearest town's); unknown while moving, and
+    /// while stopped where nothing names the place. Cut to the 255 characters a Home
+    /// Assistant state may hold.
+    package static func place(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
+        Self(
+            component: "sensor", objectID: device.objectID + "_place", name: "Place",
+            uniqueID: device.objectID + "_place", stateTopic: topics.motion,
+            valueTemplate:
+                "{{ value_json.name[:255] if value_json.motion == 'stopped' and value_json.name is string else 'None' }}",
+            availabilityTopic: topics.status, device: device, origin: device.origin)
+    }
+
     /// The metres travelled today (the daemon's local day), as the distance topic says.
     package static func distanceToday(_ device: HomeAssistantDevice, topics: MQTTTopics) -> Self {
         Self(
@@ -58,11 +71,13 @@ package struct HomeAssistantEntity: Encodable {
     }
 
     /// The entities discovery publishes for `configuration`: the tracker, and the moving
-    /// sensor and today's distance when the daemon tracks motion.
+    /// sensor, the place and today's distance when the daemon tracks motion.
     package static func all(for configuration: MQTTConfiguration, topics: MQTTTopics, motion: Bool = true) -> [Self] {
         let device = HomeAssistantDevice(configuration)
         return [tracker(device, topics: topics)]
-            + (motion ? [moving(device, topics: topics), distanceToday(device, topics: topics)] : [])
+            + (motion
+                ? [moving(device, topics: topics), place(device, topics: topics), distanceToday(device, topics: topics)]
+                : [])
     }
 
     /// The tracker's attributes from a TPV line: Home Assistant's `latitude`, `longitude`,

@@ -13,7 +13,7 @@ extension MQTTPublisher {
     package func publish(motion new: Motion, at now: Date = Date()) {
         let old = motion
         motion = new
-        guard old.map({ !Self.isSameMotion($0, new) }) ?? true else { return }
+        guard old.map({ !$0.isSameKind(as: new) || $0.placeName != new.placeName }) ?? true else { return }
         enqueue(topic: topics.motion, payload: Array(new.jsonString.utf8), retain: true, at: now)
         if case .stopped = new, let fix = latestFix, fix != lastPublished?.fix {
             publishLocation(fix, at: now)
@@ -42,12 +42,4 @@ extension MQTTPublisher {
         enqueue(topic: topics.distance, payload: Array(payload.utf8), retain: true, at: now)
     }
 
-    /// Whether two motions are the same for a subscriber: the same kind, and a stop since the same time.
-    private static func isSameMotion(_ a: Motion, _ b: Motion) -> Bool {
-        switch (a, b) {
-        case (.unknown, .unknown), (.moving, .moving): true
-        case (.stopped(let since, _, _), .stopped(let otherSince, _, _)): since == otherSince
-        default: false
-        }
-    }
 }

@@ -24,6 +24,12 @@ extension ByteWriter {
         byte(UInt8(ascii: "\""))
     }
 
+    /// The most bytes ``jsonString(_:)`` writes for `text` (none for nil): what a caller
+    /// adds to its capacity for each string of any length.
+    package static func capacity(ofJSONString text: String?) -> Int {
+        text.map { 2 + 6 * $0.utf8.count } ?? 0
+    }
+
     private static func lowerHexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }

@@ -236,7 +236,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     private mutating func confirmDeparture(_ point: TrackPoint) {
         guard departure != nil else { return }
         departure = nil
-        if case .stopped(_, let latitude, let longitude) = motion,
+        if case .stopped(_, let latitude, let longitude, _) = motion,
             SphericalEarth.distance(
                 latitude1: latitude, longitude1: longitude, latitude2: point.latitude, longitude2: point.longitude)
                 < configuration.stayDistance

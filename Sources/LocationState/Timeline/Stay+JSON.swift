@@ -11,7 +11,9 @@ extension Stay: JSONLine {
 
     /// The members of a STAY line after `opening`, which names the class and opens `start`.
     package func append(to out: inout [UInt8], opening: StaticString) {
-        ByteWriter.append(to: &out, capacity: 200) { out in
+        // The members' most (decimals 32 bytes, integers 25, times 24), and the name's.
+        let capacity = 300 + opening.utf8CodeUnitCount + 10 + ByteWriter.capacity(ofJSONString: name)
+        ByteWriter.append(to: &out, capacity: capacity) { out in
             out.literal(opening)
             out.iso8601(start)
             out.literal(#"","end":""#)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Names what the motion tracker closes as it closes: each stay by ``StayNaming``, and each
 /// trip by the stays it left and reached (the one it left named when it closed; the one it
-/// reached, open when the trip closes, named then).
+/// reached, open when the trip closes, named then), and a stop by the stay it is at (the
+/// same name as the trip that reached it).
 public struct TimelineNamer: Sendable {
     public let naming: StayNaming?
     /// The names of the stays named lately, by start (a handful: a trip closes right after
@@ -29,6 +30,9 @@ public struct TimelineNamer: Sendable {
         }
         for case .stayClosed(let stay) in named { remember(stay) }
         for index in named.indices {
+            if case .motion(let motion) = named[index], let since = motion.stoppedSince {
+                named[index] = .motion(motion.named(name(of: since, tracker: tracker)))
+            }
             guard case .tripClosed(var trip) = named[index] else { continue }
             trip.fromName = trip.from.flatMap { name(of: $0, tracker: tracker) }
             trip.toName = trip.to.flatMap { name(of: $0, tracker: tracker) }

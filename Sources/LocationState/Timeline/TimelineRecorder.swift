@@ -79,10 +79,40 @@ public final class TimelineRecorder: StateListener, Sendable {
         self.store = store
         self.naming = naming
         self.logger = logger
-        state = Locked(
-            RecorderState(tracker: tracker, savedAt: tracker.lastFixTime, namer: TimelineNamer(naming: naming)))
+        var namer = TimelineNamer(naming: naming)
+        let restored = namer.name([.motion(tracker.motion)], tracker: tracker)
+        state = Locked(RecorderState(tracker: tracker, savedAt: tracker.lastFixTime, namer: namer))
         motion = MonitoredState(key: "motion", initialValue: tracker.motion)
         events = MonitoredState(key: "timelineEvents", initialValue: nil)
+        if case .motion(let named)? = restored.first { motion.modify { $0 = withPlaceName(named) } }
+    }
+
+    /// `motion` with the user's name for the place it is stopped at, when the stored stays
+    /// and the open one make a place the user named (read from the store at a stop only);
+    /// otherwise as it is.
+    private func withPlaceName(_ motion: Motion) -> Motion {
+        guard let store, case .stopped(let since, let latitude, let longitude, _) = motion else { return motion }
+        let stay =
+            tracker.openStay.flatMap { $0.start == since ? $0 : nil }
+            ?? Stay(start: since, end: since, latitude: latitude, longitude: longitude, radius: 0, fixes: 1)
+        guard let index = try? store.placeIndex(extra: [stay]), let id = index.place(of: stay),
+            let name = index.records[id]?.name
+        else { return motion }
+        return motion.named(name)
+    }
+
+    /// Names the motion again, after the user renamed a place (it may be the one the device is at).
+    public func placesRenamed() {
+        let current = motion.value
+        guard current.stoppedSince != nil else { return }
+        let named = state.withLock { state in
+            state.namer.name([.motion(current.named(nil))], tracker: state.tracker)
+        }
+        guard case .motion(let generic)? = named.first else { return }
+        let renamed = withPlaceName(generic)
+        guard renamed != current else { return }
+        motion.modify { $0 = renamed }
+        events.modify { $0 = .motion(renamed) }
     }
 
     /// A copy of the tracker as it is now.
@@ -169,8 +199,12 @@ public final class TimelineRecorder: StateListener, Sendable {
     }
 
     private func publish(_ produced: [TimelineEvent]) {
-        for event in produced {
-            if case .motion(let new) = event { motion.modify { $0 = new } }
+        for var event in produced {
+            if case .motion(let new) = event {
+                let named = withPlaceName(new)
+                event = .motion(named)
+                motion.modify { $0 = named }
+            }
             events.modify { $0 = event }
         }
     }

@@ -9,7 +9,10 @@ extension Trip: JSONLine {
     /// starts) when nil, then `from_name` and `to_name` (the stays' names) when known,
     /// `"open":true` last while the trip goes on.
     public func appendJSON(to out: inout [UInt8]) {
-        ByteWriter.append(to: &out, capacity: 320) { out in
+        // The members' most (decimals 32 bytes, integers 25, times 24), and the names'.
+        let capacity =
+            480 + ByteWriter.capacity(ofJSONString: fromName) + ByteWriter.capacity(ofJSONString: toName)
+        ByteWriter.append(to: &out, capacity: capacity) { out in
             out.literal(#"{"class":"TRIP","start":""#)
             out.iso8601(start)
             out.literal(#"","end":""#)

@@ -112,16 +112,8 @@ extension ControlResponder {
         -> @Sendable (PlacesAnswer.Request) -> ControlPages
     {
         { request in
-            guard let store = recorder.store else {
-                return .line(ControlReply.error("the timeline is not stored by this daemon"))
-            }
-            let pending = recorder.tracker.pendingEntries.compactMap {
-                if case .stay(let stay) = $0 { stay } else { nil }
-            }
             do throws(LocationError) {
-                return .lines(
-                    try PlacesAnswer.lines(request, store: store, pending: pending, naming: recorder.naming, days: days)
-                )
+                return .lines(try recorder.placeLines(request, days: days))
             } catch {
                 return .line(ControlReply.error(error.message))
             }

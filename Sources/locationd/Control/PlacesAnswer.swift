@@ -53,3 +53,15 @@ struct PlacesAnswer: Codable, Equatable {
         return .some(trimmed.isEmpty ? nil : trimmed)
     }
 }
+
+extension TimelineRecorder {
+    /// The places answer's lines for `request`, from the recorder's store and the stays its
+    /// tracker holds open; after a rename, the motion takes the place's new name.
+    func placeLines(_ request: PlacesAnswer.Request, days: LocalDays) throws(LocationError) -> [String] {
+        guard let store else { throw .unavailable("the timeline is not stored by this daemon") }
+        let pending = tracker.pendingEntries.compactMap { if case .stay(let stay) = $0 { stay } else { nil } }
+        let lines = try PlacesAnswer.lines(request, store: store, pending: pending, naming: naming, days: days)
+        if case .rename = request { placesRenamed() }
+        return lines
+    }
+}

@@ -10,7 +10,10 @@ extension HTTPPage {
     // "since 09:12, last fix 11:40", and "parked for" becomes "parked for at least …",
     // measured to the last fix. For tests: `data-motion`, `data-since` and `data-current`
     // on #parked, `data-entries` on #timeline, `data-trip-points` on the canvas (the points
-    // of the trip drawn).
+    // of the trip drawn), `data-places` on #places.
+    // Under the day, the places that recur (`/api/v1/places`, read again as each stay
+    // closes), most time first: name, home or work, visits and total time; a click centres
+    // the map on the place. "parked for …" says where when the place is named.
 
     static let timelineStyle = """
         .parked { margin-top:10px; font-size:14px; color:var(--restored); font-weight:600; }
@@ -21,6 +24,9 @@ extension HTTPPage {
         .timeline li.trip { border-color:#ff7b72; cursor:pointer; }
         .timeline li.trip:hover, .timeline li.selected { background:#243344; }
         .timeline li.open { border-style:dashed; }
+        .timeline li.place { border-color:var(--restored); cursor:pointer; }
+        .timeline li.place:hover { background:#243344; }
+        .timeline .label { font-size:11px; text-transform:uppercase; color:var(--dim); margin-left:6px; }
         .timeline .what { font-weight:600; } .timeline .when { color:var(--dim); float:right; }
         .dayPicker { background:var(--panel); color:var(--text); border:1px solid var(--line); border-radius:6px;
                      font-size:12px; padding:2px 6px; margin-left:8px; color-scheme:dark; }
@@ -30,6 +36,8 @@ extension HTTPPage {
         <h2>Timeline <input type="date" id="day" class="dayPicker" title="the day shown, in the daemon's time zone"></h2>
           <ul id="timeline" class="timeline" data-entries="0"><li class="small">nothing recorded this day</li></ul>
           <p class="small" id="dayDistance"></p>
+        <h2>Places</h2>
+          <ul id="places" class="timeline" data-places="0"><li class="small">no places yet</li></ul>
         """
 
     static let timelineScript = #"""
@@ -68,7 +76,8 @@ extension HTTPPage {
           if (!m || m.motion !== "stopped") { el.hidden = true; el.textContent = ""; el.dataset.since = ""; return; }
           const since = Date.parse(m.since), live = current(), until = live ? Date.now() : Math.max(since, lastFixTime() || since);
           el.hidden = false; el.dataset.since = m.since; el.dataset.current = String(live);
-          el.textContent = "parked for " + (live ? "" : "at least ") + describeDuration((until - since) / 1000);
+          el.textContent = "parked for " + (live ? "" : "at least ") + describeDuration((until - since) / 1000)
+            + (m.name ? " at " + m.name : "");
         }
         // An entry's times and how long it lasted: an open one lasts until now while the fix is
         // current, else it is open since its start and known until the last fix.
@@ -110,6 +119,22 @@ extension HTTPPage {
           if (!$("day").value) $("day").value = local(S.fix && S.fix.time ? S.fix.time : new Date().toISOString()).slice(0, 10);
           try { renderTimeline(await getJSON("/api/v1/timeline?day=" + $("day").value)); } catch (e) {}
         }
+        function renderPlaces(places) {
+          const list = $("places"); list.innerHTML = ""; list.dataset.places = String(places.length);
+          if (!places.length) list.innerHTML = '<li class="small">no places yet</li>';
+          for (const p of places) {
+            const li = document.createElement("li"), what = document.createElement("span"), when = document.createElement("span");
+            what.className = "what"; when.className = "when"; li.className = "place";
+            what.textContent = p.name || "Place " + p.id;
+            if (p.label) { const label = document.createElement("span"); label.className = "label"; label.textContent = p.label; what.append(label); }
+            when.textContent = p.visits + (p.visits === 1 ? " visit · " : " visits · ") + describeDuration(p.seconds);
+            li.title = "first " + local(p.first) + ", last " + local(p.last) + " (" + zone + ")";
+            li.dataset.id = String(p.id);
+            li.onclick = () => { S.view = { z: Math.max(S.view ? S.view.z : 16, 16), lon: p.lon, lat: p.lat }; userMoved = true; draw(); };
+            li.append(what, when); list.appendChild(li);
+          }
+        }
+        async function loadPlaces() { try { renderPlaces((await getJSON("/api/v1/places")).places); } catch (e) {} }
         async function selectTrip(trip, li) {
           for (const other of document.querySelectorAll("#timeline li.selected")) other.classList.remove("selected");
           li.classList.add("selected");
@@ -142,6 +167,7 @@ extension HTTPPage {
         function followTimeline(events) {
           events.addEventListener("motion", e => { motionChanged(JSON.parse(e.data)); renderParked(); draw(); loadTimeline().then(draw); });
           for (const kind of ["stay", "trip"]) events.addEventListener(kind, () => loadTimeline());
+          for (const kind of ["stay", "motion"]) events.addEventListener(kind, () => loadPlaces());
         }
         $("day").onchange = () => { S.tripPath = []; loadTimeline().then(draw); };
         """#

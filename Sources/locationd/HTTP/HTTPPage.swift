@@ -373,7 +373,7 @@ enum HTTPPage {
         setInterval(renderPanel, 1000);
         setInterval(() => { loadStats().then(loadTiles).catch(() => {}); }, 60000);
         resize();
-        Promise.allSettled([loadLast().then(loadTrack).then(loadTimeline), loadStatus(), loadStats().then(loadTiles)]).then(() => { draw(); follow(); });
+        Promise.allSettled([loadLast().then(loadTrack).then(loadTimeline), loadStatus(), loadStats().then(loadTiles), loadPlaces()]).then(() => { draw(); follow(); });
         followUplinks();
         </script>
         </body>

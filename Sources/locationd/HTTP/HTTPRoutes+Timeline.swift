@@ -15,6 +15,25 @@ extension HTTPRoutes {
         /// JSON objects (`{"class":"STAY",…}`, `{"class":"TRIP",…}`); a `usage` error (a 400)
         /// when the range holds more than one answer may.
         var entries: @Sendable (_ from: Date, _ to: Date) throws -> [String]
+        /// The places as `?PLACES` lists them (PLACE objects, most time first, without the
+        /// closing PLACES line).
+        var places: @Sendable () throws -> [String]
+    }
+
+    /// `{"timezone":…,"count":N,"places":[…]}`: the places as `locationd places --json`
+    /// lists them (`id`, `name`, `label`, `visits`, `seconds`, `first`, `last`, `lat`, `lon`).
+    func placesAnswer() throws -> Response {
+        guard let timeline else {
+            throw HTTPError(.notFound, message: "the timeline is not kept by this daemon")
+        }
+        let places: [String]
+        do {
+            places = try timeline.places()
+        } catch let error as LocationError {
+            throw HTTPError(error.kind == .usage ? .badRequest : .serviceUnavailable, message: error.message)
+        }
+        return HTTPAnswer.json(
+            #"{"timezone":"\#(responder.days.name)","count":\#(places.count),"places":[\#(places.joined(separator: ","))]}"#)
     }
 
     /// `?day=YYYY-MM-DD` (a day of the daemon's zone, midnight to midnight there; today

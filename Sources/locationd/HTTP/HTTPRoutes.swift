@@ -50,6 +50,7 @@ struct HTTPRoutes: Sendable {
         router.get("/api/v1/tracks.gpx") { request, _ in try trackRange(request) }
         router.get("/api/v1/tracks/{file}") { _, context in try trackDay(context.parameters.get("file") ?? "") }
         router.get("/api/v1/timeline") { request, _ in try timelineAnswer(request) }
+        router.get("/api/v1/places") { _, _ in try placesAnswer() }
         router.get("/api/v1/uplinks") { [uplinks] _, _ in HTTPAnswer.json(uplinks?() ?? "[]") }
         router.get("/api/v1/events") { _, context in eventStream(closing: context.channel) }
     }
@@ -58,7 +59,8 @@ struct HTTPRoutes: Sendable {
     static let index = """
         {"endpoints":["/api/v1/last","/api/v1/status","/api/v1/tiles?zoom=Z&format=geojson|txt|csv",\
         "/api/v1/tiles/stats","/api/v1/tracks","/api/v1/tracks/YYYY-MM-DD.gpx",\
-        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/timeline?day=DATE","/api/v1/uplinks","/api/v1/events"]}
+        "/api/v1/tracks.gpx?from=DATE&to=DATE","/api/v1/timeline?day=DATE","/api/v1/places","/api/v1/uplinks",\
+        "/api/v1/events"]}
         """
 
     // MARK: - Fix and status

@@ -86,10 +86,11 @@ extension HTTPService {
             tracksDirectory: configuration.tracksDirectory,
             events: HTTPEventStreams(logger: context.logger), watchers: context.watchers,
             basemap: configuration.http.basemap,
-            timeline: context.timeline.map { recorder in
-                HTTPRoutes.Timeline(motion: recorder.motion, events: recorder.events) { from, to in
-                    try recorder.boundedEntries(from: from, to: to).map(\.jsonString)
-                }
+            timeline: context.timeline.map { [days = configuration.days] recorder in
+                HTTPRoutes.Timeline(
+                    motion: recorder.motion, events: recorder.events,
+                    entries: { from, to in try recorder.boundedEntries(from: from, to: to).map(\.jsonString) },
+                    places: { try recorder.placeLines(.list, days: days).dropLast() })
             },
             uplinks: context.uplinksJSON)
         self.init(

@@ -19,6 +19,8 @@ final class PageServer: Sendable {
     let events = MonitoredState<TimelineEvent?>(key: "timelineEvents", initialValue: nil)
     /// What `/api/v1/timeline` answers from: the stays and trips, closed and open.
     let entries = Locked<[TimelineEntry]>([])
+    /// What `/api/v1/places` answers: the places, most time first.
+    let places = Locked<[PlacesAnswer]>([])
     /// What `/api/v1/uplinks` answers: the targets' states.
     let uplinks = Locked<[UplinkStatus]>([])
     let port: Int
@@ -35,16 +37,20 @@ final class PageServer: Sendable {
         let logger = log.logger(level: .notice)
         let context = try DaemonContext.testing(
             directory: directory, deviceLocation: deviceLocation, status: status, logger: logger)
-        let (entries, uplinks) = (entries, uplinks)
+        let (entries, uplinks, places) = (entries, uplinks, places)
         let routes = HTTPRoutes(
             responder: ControlResponder(context: context), status: status,
             statusJSON: { ControlAnswers.status($0, fixes: 0, uptimeSeconds: 0, tiles: $1) },
             dataDirectory: URL(fileURLWithPath: directory),
             tracksDirectory: URL(fileURLWithPath: directory + "/tracks"), events: HTTPEventStreams(logger: logger),
             watchers: context.watchers,
-            timeline: .init(motion: motion, events: events) { from, to in
-                entries.withLock { $0.filter { everyDay || ($0.end > from && $0.start < to) }.map(\.jsonString) }
-            }, uplinks: { ControlAnswers.line(uplinks.withLock { $0 }) })
+            timeline: .init(
+                motion: motion, events: events,
+                entries: { from, to in
+                    entries.withLock { $0.filter { everyDay || ($0.end > from && $0.start < to) }.map(\.jsonString) }
+                },
+                places: { places.withLock { $0.map(ControlAnswers.line) } }),
+            uplinks: { ControlAnswers.line(uplinks.withLock { $0 }) })
         var configuration = HTTPConfiguration()
         configuration.port = 0
         let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
