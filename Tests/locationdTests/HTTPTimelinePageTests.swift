@@ -43,8 +43,12 @@ struct HTTPTimelinePageTests {
             "parked for …", #"return document.getElementById("parked").dataset.motion === "stopped""#)
         let parked = try #require(
             try await browser.run(#"return document.getElementById("parked").textContent"#) as? String)
-        // The fix is old (and stale): stopped at least from the second stay's start to the last fix, 6 or 7 minutes.
-        #expect(parked == "parked for at least 7 min" || parked == "parked for at least 6 min", "\(parked)")
+        // The fix is old (and stale): stopped at least from the second stay's start to the
+        // last fix, 6 or 7 minutes; at the place the open stay is named by.
+        let place = try #require(entries.last?["name"] as? String, "\(entries)")
+        #expect(
+            parked == "parked for at least 7 min at \(place)" || parked == "parked for at least 6 min at \(place)",
+            "\(parked)")
         // The open stay is not "now": it says since when, and until when it is known.
         let open = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.open .when").textContent"##) as? String

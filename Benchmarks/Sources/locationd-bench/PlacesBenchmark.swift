@@ -3,13 +3,15 @@ import LocationProviders
 import LocationRegions
 import LocationState
 import LocationTimeline
+import Logging
 
 /// Stay names: `PlaceNames` (GeoNames' populated places in `dist/places.bin`, mapped) against
 /// reverse_geocoder 1.5.1 (the reference, `Peers/reverse_geocoder_names.py`, mode=1) on the
 /// same 100,000 points, each within a quarter degree of a place (drawn from a seed). Figures:
 /// the time to open the file (median of 21) against reverse_geocoder's load, and the median
 /// time of a lookup against its per-point time in one vectorized query and alone. The
-/// targets: a load under 50 ms and a lookup under 5 µs.
+/// targets: a load under 50 ms and a lookup under 5 µs. And the resident memory names add
+/// (target: under 8 MB), at the first lookup and after all of them.
 ///
 /// Then the clustering of 100,000 stays into places (`PlaceIdentity.assign`, what the
 /// daemon does when a stay closes) against trackintel's `generate_locations` on the same
@@ -60,6 +62,49 @@ private func clusteringBenchmark() async throws {
         String(
             format: "places-clustering: ratio %.1f vs trackintel generate_locations (%.3f s vs %.3f s)", theirs / ours,
             ours, theirs))
+    try storeBenchmark(stays: stays, anchors: anchors)
+}
+
+/// What the daemon does as a stay closes among the 100,000 stored: `TimelineStore.record`
+/// (the stay and its place in one transaction, the places kept up stay by stay), against
+/// clustering every stay again (what the store did before it kept them); and the places
+/// of a timeline answer (`placeIndex` with the stay going on).
+private func storeBenchmark(stays: [Stay], anchors: [(Double, Double)]) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-store-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try TimelineStore(directory: directory, logger: Logger(label: "bench"))
+    try store.replaceAll(with: stays.map { .stayClosed($0) }, tracker: MotionTracker())
+    _ = try store.placeIndex()
+    var random = SplitMix64(seed: 37)
+    var records: [Double] = []
+    var answers: [Double] = []
+    var next = stays.last!.end
+    for _ in 0..<21 {
+        let anchor = anchors[Int(random.next() % UInt64(anchors.count))]
+        next = next.addingTimeInterval(3600)
+        let stay = Stay(
+            start: next, end: next.addingTimeInterval(1800), latitude: anchor.0 + random.uniform(-20, 20) / 111_195,
+            longitude: anchor.1, radius: 5, fixes: 60)
+        var start = ContinuousClock.now
+        try store.record([.stayClosed(stay)], tracker: nil)
+        records.append(seconds(ContinuousClock.now - start))
+        var open = stay
+        open.start = next.addingTimeInterval(2400)
+        start = ContinuousClock.now
+        _ = try store.placeIndex(extra: [open])
+        answers.append(seconds(ContinuousClock.now - start))
+    }
+    var again: [Double] = []
+    for _ in 0..<3 {
+        let start = ContinuousClock.now
+        _ = PlaceIdentity.assign(stays: stays, records: [])
+        again.append(seconds(ContinuousClock.now - start))
+    }
+    print(
+        String(
+            format:
+                "places-store: a stay closing among 100,000 stored %.2f ms median (stored with its place), the places of a timeline answer %.2f ms; clustering all again %.0f ms",
+            median(records) * 1e3, median(answers) * 1e3, median(again) * 1e3))
 }
 
 private func namesBenchmark() async throws {
@@ -85,6 +130,7 @@ private func namesBenchmark() async throws {
                 Double(anchor.longitude) / 1e5 + random.uniform(-0.25, 0.25)
             ))
     }
+    let memory = try namesMemory(path: path, points: points)
     var times: [Double] = []
     times.reserveCapacity(points.count)
     var found = 0
@@ -119,6 +165,28 @@ private func namesBenchmark() async throws {
             format:
                 "places: ratio %.2f vs reverse_geocoder (lookup, ours/its vectorized per point; load %.2f ms vs %.0f ms; targets < 50 ms, < 5 µs)",
             lookup / bulk, load * 1e3, peerLoad * 1e3))
+    print(
+        String(
+            format:
+                "places-memory: +%.2f MB resident at the first lookup, +%.2f MB after %d lookups around the world (target < 8 MB)",
+            Double(memory.first) / 1e6, Double(memory.all) / 1e6, points.count))
+}
+
+/// What names add to a process's resident memory (the mapped file's pages it touched and
+/// what it allocated: `RssFile` plus `RssAnon`), as the daemon opens the file at its first
+/// stay: after opening it and one lookup, and after a lookup at each of `points`.
+private func namesMemory(path: String, points: [(Double, Double)]) throws -> (first: Int, all: Int) {
+    func resident() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").filter { $0.hasPrefix("RssAnon:") || $0.hasPrefix("RssFile:") }
+            .reduce(0) { $0 + (Int($1.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024 }
+    }
+    let before = resident()
+    let names = try PlaceNames(path: path)
+    _ = names.nearest(lat: 47.4, lon: 8.5)
+    let first = resident()
+    for (lat, lon) in points { _ = names.nearest(lat: lat, lon: lon) }
+    return (first - before, resident() - before)
 }
 
 private func seconds(_ duration: Duration) -> Double {

@@ -108,6 +108,13 @@ public struct PlaceClusters: Sendable {
     /// The index of the first stay added of the place that holds stay `index`.
     public mutating func place(of index: Int) -> Int { find(index) }
 
+    /// ``place(of:)`` without shortening the way for the next: for a copy that must not change.
+    func root(of index: Int) -> Int {
+        var node = index
+        while parents[node] != node { node = parents[node] }
+        return node
+    }
+
     /// The places: the indices of their stays, each place in the order its first stay was
     /// added, and the places in that order too.
     public mutating func places() -> [[Int]] {
@@ -129,6 +136,11 @@ public struct PlaceClusters: Sendable {
 
     private func cell(_ latitude: Double, _ longitude: Double) -> Cell {
         Cell(row: Int((latitude / side).rounded(.down)), column: Int(((longitude + 180) / side).rounded(.down)))
+    }
+
+    /// Whether two points are neighbours, as two stays are (``reaches``).
+    func reaches(latitude: Double, longitude: Double, _ otherLatitude: Double, _ otherLongitude: Double) -> Bool {
+        reaches(latitude, longitude, otherLatitude, otherLongitude)
     }
 
     /// Whether two stays are neighbours: scikit-learn's haversine distance (radians) at most epsilon's.

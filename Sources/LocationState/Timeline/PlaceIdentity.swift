@@ -35,8 +35,19 @@ public enum PlaceIdentity {
         ids: [Int], records: [PlaceRecord]
     ) {
         let order = stays.indices.sorted { stays[$0].start < stays[$1].start }
+        let (sortedIDs, kept, _) = assign(sorted: order.map { stays[$0] }, records: records, epsilon: epsilon)
+        var ids = [Int](repeating: 0, count: stays.count)
+        for (position, index) in order.enumerated() { ids[index] = sortedIDs[position] }
+        return (ids, kept)
+    }
+
+    /// ``assign(stays:records:epsilon:)`` for stays in the order of their starts, with the
+    /// clusters it made (the stays added in that order).
+    static func assign(sorted stays: [Stay], records: [PlaceRecord], epsilon: Double) -> (
+        ids: [Int], records: [PlaceRecord], clusters: PlaceClusters
+    ) {
         var clusters = PlaceClusters(epsilon: epsilon)
-        for index in order { clusters.add(latitude: stays[index].latitude, longitude: stays[index].longitude) }
+        for stay in stays { clusters.add(latitude: stay.latitude, longitude: stay.longitude) }
         var anchors = PlaceClusters(epsilon: epsilon)
         for record in records { anchors.add(latitude: record.latitude, longitude: record.longitude) }
         var byAnchor: [Int64: Int] = [:]
@@ -48,14 +59,14 @@ public enum PlaceIdentity {
         for members in clusters.places() {
             var candidates = Set<Int>()
             for member in members {
-                let stay = stays[order[member]]
+                let stay = stays[member]
                 if let position = byAnchor[key(stay.start)] { candidates.insert(position) }
                 for position in anchors.neighbours(latitude: stay.latitude, longitude: stay.longitude) {
                     candidates.insert(position)
                 }
             }
             let free = candidates.map { records[$0] }.filter { !taken.contains($0.id) }.sorted { $0.id < $1.id }
-            let first = stays[order[members[0]]]
+            let first = stays[members[0]]
             var record = PlaceRecord(id: 0, anchor: first.start, latitude: first.latitude, longitude: first.longitude)
             if let continued = free.first {
                 record.id = continued.id
@@ -68,12 +79,12 @@ public enum PlaceIdentity {
             taken.insert(record.id)
             taken.formUnion(free.map(\.id))
             kept.append(record)
-            for member in members { ids[order[member]] = record.id }
+            for member in members { ids[member] = record.id }
         }
         // A place a user named whose stays are gone (the stay going on, not stored yet; a
         // rebuild that made none there) keeps its record and its name for the stays to come.
         kept += records.filter { $0.name != nil && !taken.contains($0.id) }
-        return (ids, kept)
+        return (ids, kept, clusters)
     }
 
     /// A time as the millisecond it is stored and travels at: how a stay is known by its start.

@@ -9,9 +9,20 @@ public struct PlaceIndex: Sendable {
     public var ids: [Int64: Int]
     /// The places' records, by id.
     public var records: [Int: PlaceRecord]
+    /// The places of a few stays more (not stored: the stay going on), looked at first:
+    /// adding them to ``ids`` would copy it whole.
+    var added: [Int64: Int] = [:]
+
+    public init(ids: [Int64: Int], records: [Int: PlaceRecord]) {
+        self.ids = ids
+        self.records = records
+    }
 
     /// The place of a stay.
-    public func place(of stay: Stay) -> Int? { ids[PlaceIdentity.key(stay.start)] }
+    public func place(of stay: Stay) -> Int? {
+        let key = PlaceIdentity.key(stay.start)
+        return added[key] ?? ids[key]
+    }
 
     /// `entries` with each stay's place, and named by its place where a user named it.
     public func apply(to entries: [TimelineEntry]) -> [TimelineEntry] {
@@ -36,12 +47,12 @@ extension TimelineStore {
         try placed(extra: extra).index
     }
 
-    /// Every stored stay and those of `extra` not stored, in that order, each with its
-    /// ``Stay/place``, and the places' records by id.
+    /// Every stored stay and those of `extra` not stored, in the order of their starts, each
+    /// with its ``Stay/place``, and the places' records by id.
     public func placedStays(extra: [Stay] = []) throws(LocationError) -> (stays: [Stay], records: [Int: PlaceRecord]) {
-        let (stays, index) = try placed(extra: extra)
+        let (stored, added, index) = try placed(extra: extra)
         return (
-            stays.map { stay in
+            (stored + added).map { stay in
                 var stay = stay
                 stay.place = index.place(of: stay)
                 return stay
@@ -49,22 +60,59 @@ extension TimelineStore {
         )
     }
 
-    /// The stored stays with `extra`'s new ones, and their places, from one read.
-    private func placed(extra: [Stay]) throws(LocationError) -> (stays: [Stay], index: PlaceIndex) {
+    /// The stored stays, `extra`'s new ones, and the places of both: the places kept
+    /// (``places``; made from one read of the stays the first time), with `extra` added.
+    private func placed(extra: [Stay]) throws(LocationError) -> (stored: [Stay], added: [Stay], index: PlaceIndex) {
+        let book: PlaceBook
         do {
-            return try queue.read { db in
-                let stored = try Self.allStays(db)
-                let known = Set(stored.map(\.start))
-                let stays = stored + extra.filter { !known.contains($0.start) }
-                let (ids, records) = PlaceIdentity.assign(stays: stays, records: try Self.placeRecords(db))
-                var index = PlaceIndex(ids: [:], records: [:])
-                for (stay, id) in zip(stays, ids) { index.ids[PlaceIdentity.key(stay.start)] = id }
-                for record in records { index.records[record.id] = record }
-                return (stays, index)
-            }
+            book = try queue.read { db in try keptPlaces(db) }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
+        let added = extra.filter { book.index.ids[PlaceIdentity.key($0.start)] == nil }.sorted { $0.start < $1.start }
+        var index = book.index
+        // One stay going on, placed without copying what is kept.
+        if added.count == 1, let (id, made) = book.placing(added[0]) {
+            index.added[PlaceIdentity.key(added[0].start)] = id
+            if let made { index.records[id] = made }
+            return (book.stays, added, index)
+        }
+        var more = book
+        for stay in added where !more.append(stay).placed {
+            more = PlaceBook(stays: book.stays + added, records: book.records)
+            break
+        }
+        return (book.stays, added, more.index)
+    }
+
+    /// The places kept, made from the stored stays and records when there are none. In
+    /// the database's queue, as every change of them.
+    private func keptPlaces(_ db: Database) throws -> PlaceBook {
+        if let book = places.withLock({ $0 }) { return book }
+        let book = PlaceBook(stays: try Self.allStays(db), records: try Self.placeRecords(db))
+        places.withLock { $0 = book }
+        return book
+    }
+
+    /// Places `closed`, just stored in the caller's transaction, and stores the records
+    /// that changed: one stay at a time while each starts after the others and joins one
+    /// place or makes one, else all of them clustered again (``PlaceBook``).
+    func place(_ closed: [Stay], _ db: Database) throws {
+        guard var book = places.withLock({ $0 }) else {
+            let book = try Self.reconcilePlaces(db)
+            places.withLock { $0 = book }
+            return
+        }
+        for stay in closed {
+            let (placed, made) = book.append(stay)
+            guard placed else {
+                let book = try Self.reconcilePlaces(db)
+                places.withLock { $0 = book }
+                return
+            }
+            if let made { try Self.insert(made, db) }
+        }
+        places.withLock { $0 = book }
     }
 
     /// Names place `id` (nil: takes the user's name away); `pending` are the stays not
@@ -75,6 +123,9 @@ extension TimelineStore {
         let found: Bool
         do {
             found = try queue.write { db in
+                // The places are made again from what is stored at the next read (in the
+                // database's queue, as every use of them: no read can come in between).
+                defer { places.withLock { $0 = nil } }
                 try Self.reconcilePlaces(db)
                 try db.execute(sql: "UPDATE place SET name = ? WHERE id = ?", arguments: [name, id])
                 if db.changesCount > 0 { return true }
@@ -94,11 +145,13 @@ extension TimelineStore {
 
     /// Brings the place records up to the stored stays: what a closed stay, a dropped one
     /// or a rebuild changes, in the caller's transaction.
-    static func reconcilePlaces(_ db: Database) throws {
+    @discardableResult
+    static func reconcilePlaces(_ db: Database) throws -> PlaceBook {
         try db.execute(sql: placeTable)
-        let (_, records) = PlaceIdentity.assign(stays: try allStays(db), records: try placeRecords(db))
+        let book = PlaceBook(stays: try allStays(db), records: try placeRecords(db))
         try db.execute(sql: "DELETE FROM place")
-        for record in records { try insert(record, db) }
+        for record in book.records { try insert(record, db) }
+        return book
     }
 
     private static func insert(_ record: PlaceRecord, _ db: Database) throws {

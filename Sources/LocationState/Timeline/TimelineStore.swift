@@ -31,6 +31,9 @@ public final class TimelineStore: @unchecked Sendable {
     /// The database file.
     public let url: URL
     package let queue: DatabaseQueue
+    /// The places of the stored stays, kept up as stays are stored (``PlaceBook``); nil
+    /// until first needed, and again after anything else changed the stays or the places.
+    let places = Locked<PlaceBook?>(nil)
 
     private init(url: URL, queue: DatabaseQueue) {
         self.url = url
@@ -128,12 +131,15 @@ public final class TimelineStore: @unchecked Sendable {
         do {
             try queue.write { db in
                 for event in events { try Self.insert(event, db) }
-                if events.contains(where: \.changesStays) { try Self.reconcilePlaces(db) }
+                let closed = events.compactMap { if case .stayClosed(let stay) = $0 { stay } else { nil } }
+                if !closed.isEmpty { try place(closed, db) }
                 if let state {
                     try db.execute(sql: "INSERT OR REPLACE INTO tracker (id, state) VALUES (1, ?)", arguments: [state])
                 }
             }
         } catch {
+            // The transaction is rolled back: the places kept are no longer those stored.
+            places.withLock { $0 = nil }
             throw TileDatabase.locationError(error, path: url.path)
         }
     }
@@ -146,6 +152,7 @@ public final class TimelineStore: @unchecked Sendable {
             try queue.write { db in
                 try db.execute(sql: "DELETE FROM stay; DELETE FROM trip; DELETE FROM tracker")
                 for event in events { try Self.insert(event, db) }
+                places.withLock { $0 = nil }
                 try Self.reconcilePlaces(db)
                 try db.execute(sql: "INSERT INTO tracker (id, state) VALUES (1, ?)", arguments: [state])
             }
