@@ -35,6 +35,16 @@ struct MotionJSONTests {
         )
     }
 
+    /// A motion stored before stops had names (the tracker's state in `timeline.sqlite`)
+    /// reads back as the same stop without a name: an upgrade keeps the stay going on.
+    @Test func aStopStoredWithoutANameReadsBack() throws {
+        let stored = #"{"stopped":{"since":816000000,"latitude":47.37,"longitude":8.54}}"#
+        let motion = try JSONDecoder().decode(Motion.self, from: Data(stored.utf8))
+        #expect(motion == .stopped(since: Date(timeIntervalSinceReferenceDate: 816_000_000), latitude: 47.37, longitude: 8.54))
+        let named = Motion.stopped(since: Self.start, latitude: 1, longitude: 2, name: "Home")
+        #expect(try JSONDecoder().decode(Motion.self, from: JSONEncoder().encode(named)) == named)
+    }
+
     /// A name of any length, made of what JSON escapes most (six bytes for one), is written
     /// whole into a stay, a trip and a motion: the lines are written into a buffer sized for
     /// them, which a long place name once overran.

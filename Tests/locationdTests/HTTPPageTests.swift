@@ -33,13 +33,16 @@ struct HTTPPageTests {
         let port = try await daemon.httpPort()
         let client = HTTPTestClient(port: port)
         let browser = try await WebDriver()
+        // The page is open before the drive plays (36 s): a browser started on a loaded
+        // machine once took longer than what was left of it, and the fix was stale by then.
+        try await browser.open("http://127.0.0.1:\(port)/")
         try await gpsfake.startFeeding()
 
         // While the drive plays: live.
         _ = try await Self.last(client, state: "live", within: 30)
-        try await browser.open("http://127.0.0.1:\(port)/")
         try await browser.waitFor(
-            "the live badge", #"return document.getElementById("badge").dataset.badge === "live""#)
+            "the live badge", seconds: 30,
+            #"return document.getElementById("badge").dataset.badge === "live""#)
         let shown = try #require(
             try await browser.run(
                 #"return [Number(document.getElementById("lat").dataset.value), Number(document.getElementById("lon").dataset.value)]"#
