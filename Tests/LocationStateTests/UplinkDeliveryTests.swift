@@ -174,6 +174,29 @@ import Testing
         }
     }
 
+    /// A stop goes out once with the last fix; the same stop renamed (the motion again,
+    /// with another name) sends nothing more.
+    @Test func aStopGoesOutOnceHoweverItIsNamed() async throws {
+        try await withTemporaryDirectory { path in
+            let recorder = try await UplinkServer(.recorder)
+            let uplinks = try Uplinks(
+                targets: [Self.target("owntracks=\(recorder.url)/pub user=anna device=van")],
+                directory: URL(fileURLWithPath: path), timeouts: Self.quick,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            try await Self.running(uplinks) {
+                await uplinks.offer(Self.fix(0), motion: .moving)
+                _ = try await recorder.stored(atLeast: 1)
+                let since = Self.fix(0).time!
+                await uplinks.motionChanged(.stopped(since: since, latitude: 52.5, longitude: 13.35, name: "Oberbaum"))
+                _ = try await recorder.stored(atLeast: 2)
+                await uplinks.motionChanged(.stopped(since: since, latitude: 52.5, longitude: 13.35, name: "Home"))
+                await uplinks.offer(Self.fix(1), motion: .moving)
+                let stored = try await recorder.stored(atLeast: 3)
+                #expect(Self.seconds(stored) == [0, 0, 1])
+            }
+        }
+    }
+
     /// Only real fixes leave: neither the simulator's nor the one restored at start.
     @Test func simulatedAndRestoredFixesAreNeverSent() async throws {
         try await withTemporaryDirectory { path in

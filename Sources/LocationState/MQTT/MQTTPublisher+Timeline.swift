@@ -8,14 +8,17 @@ import LocationTimeline
 /// `{"class":"STAY",…}`, `{"class":"TRIP",…}`, and `{"class":"DROP",…}` for a stay a gap dropped).
 extension MQTTPublisher {
     /// A new motion: retained on the motion topic when it is another motion (a stop at
-    /// another place, not a moved centroid); at a stop, the latest fix goes out once,
+    /// another place, not a moved centroid) or the stop's place was renamed; at a new stop,
+    /// the latest fix goes out once,
     /// whatever the policy, unless it was the last one published. On ``queue``.
     package func publish(motion new: Motion, at now: Date = Date()) {
         let old = motion
         motion = new
         guard old.map({ !$0.isSameKind(as: new) || $0.placeName != new.placeName }) ?? true else { return }
         enqueue(topic: topics.motion, payload: Array(new.jsonString.utf8), retain: true, at: now)
-        if case .stopped = new, let fix = latestFix, fix != lastPublished?.fix {
+        // A stop renamed is no new stop: its fix went out when it began.
+        let renamed = old.map { $0.isSameKind(as: new) } ?? false
+        if case .stopped = new, !renamed, let fix = latestFix, fix != lastPublished?.fix {
             publishLocation(fix, at: now)
         }
     }

@@ -66,6 +66,8 @@ public actor Uplinks {
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private var lastOffered: (fix: Location, at: Date)?
+    /// When the last stop that went out began.
+    private var lastStop: Date?
     private var deliveredSincePrune = 0
     /// The targets' statuses, readable from any thread (the control socket, HTTP).
     public nonisolated let statuses: Locked<[UplinkStatus]>
@@ -122,8 +124,10 @@ public actor Uplinks {
     }
 
     /// The motion changed: a stop goes out at once with the last fix offered, as over MQTT.
+    /// The same stop again (its place renamed) sends nothing.
     public func motionChanged(_ motion: Motion, at now: Date = Date()) {
-        guard motion.stoppedSince != nil, let last = lastOffered else { return }
+        guard let since = motion.stoppedSince, since != lastStop, let last = lastOffered else { return }
+        lastStop = since
         append(last.fix, moving: false, at: now)
     }
 
