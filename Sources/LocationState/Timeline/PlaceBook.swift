@@ -12,8 +12,10 @@ import Foundation
 /// ``append(_:)``, and the caller clusters everything again (``init(stays:records:)``).
 /// `PlaceBookTests` checks it against `assign` stay by stay.
 struct PlaceBook: Sendable {
-    /// The stays, in the order of their starts.
-    private(set) var stays: [Stay]
+    /// The millisecond the latest stay started (its key); nil without stays. The stays
+    /// themselves are not kept: their centroids are in ``clusters``, and whoever needs them
+    /// reads them from the file.
+    private var latest: Int64?
     /// The place of each stay and the records kept by id, as `assign` gives them (and the
     /// store stores them).
     private(set) var index = PlaceIndex(ids: [:], records: [:])
@@ -25,7 +27,7 @@ struct PlaceBook: Sendable {
     init(stays: [Stay], records: [PlaceRecord], epsilon: Double = 100) {
         let sorted = stays.sorted { $0.start < $1.start }
         let assigned = PlaceIdentity.assign(sorted: sorted, records: records, epsilon: epsilon)
-        self.stays = sorted
+        latest = sorted.last.map { PlaceIdentity.key($0.start) }
         clusters = assigned.clusters
         for (position, stay) in sorted.enumerated() {
             let id = assigned.ids[position]
@@ -44,7 +46,7 @@ struct PlaceBook: Sendable {
     mutating func append(_ stay: Stay) -> (placed: Bool, made: PlaceRecord?) {
         guard let (id, made) = placing(stay) else { return (false, nil) }
         let position = clusters.add(latitude: stay.latitude, longitude: stay.longitude)
-        stays.append(stay)
+        latest = PlaceIdentity.key(stay.start)
         index.ids[PlaceIdentity.key(stay.start)] = id
         if let made {
             index.records[id] = made
@@ -57,7 +59,7 @@ struct PlaceBook: Sendable {
     /// nothing; nil when it would have to be clustered with the others again.
     func placing(_ stay: Stay) -> (id: Int, made: PlaceRecord?)? {
         let key = PlaceIdentity.key(stay.start)
-        if let last = stays.last, key <= PlaceIdentity.key(last.start) { return nil }
+        if let latest, key <= latest { return nil }
         let nearRecords = index.records.values.filter { record in
             PlaceIdentity.key(record.anchor) == key
                 || clusters.reaches(latitude: stay.latitude, longitude: stay.longitude, record.latitude, record.longitude)

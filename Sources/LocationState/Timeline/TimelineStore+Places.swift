@@ -44,15 +44,15 @@ extension TimelineStore {
     /// The places of the stored stays and of `extra` (stays not stored: the open one), with
     /// the ids the stored records give them.
     public func placeIndex(extra: [Stay] = []) throws(LocationError) -> PlaceIndex {
-        try placed(extra: extra).index
+        try placed(extra: extra, readingStays: false).index
     }
 
-    /// Every stored stay and those of `extra` not stored, in the order of their starts, each
-    /// with its ``Stay/place``, and the places' records by id.
+    /// Every stored stay and those of `extra` not stored, in that order, each with its
+    /// ``Stay/place``, and the places' records by id.
     public func placedStays(extra: [Stay] = []) throws(LocationError) -> (stays: [Stay], records: [Int: PlaceRecord]) {
-        let (stored, added, index) = try placed(extra: extra)
+        let (stays, index) = try placed(extra: extra, readingStays: true)
         return (
-            (stored + added).map { stay in
+            stays.map { stay in
                 var stay = stay
                 stay.place = index.place(of: stay)
                 return stay
@@ -60,29 +60,33 @@ extension TimelineStore {
         )
     }
 
-    /// The stored stays, `extra`'s new ones, and the places of both: the places kept
-    /// (``places``; made from one read of the stays the first time), with `extra` added.
-    private func placed(extra: [Stay]) throws(LocationError) -> (stored: [Stay], added: [Stay], index: PlaceIndex) {
-        let book: PlaceBook
+    /// The places of the stored stays and of `extra`'s new ones: the places kept
+    /// (``places``; made from one read of the stays the first time), with `extra` added;
+    /// and, when `readingStays`, the stored stays (read) and `extra`'s new ones.
+    private func placed(extra: [Stay], readingStays: Bool) throws(LocationError) -> (stays: [Stay], index: PlaceIndex) {
         do {
-            book = try queue.read { db in try keptPlaces(db) }
+            return try queue.read { db in
+                let book = try keptPlaces(db)
+                let added = extra.filter { book.index.ids[PlaceIdentity.key($0.start)] == nil }
+                    .sorted { $0.start < $1.start }
+                let stays = readingStays ? try Self.allStays(db) + added : []
+                var index = book.index
+                // One stay going on, placed without copying what is kept.
+                if added.count == 1, let (id, made) = book.placing(added[0]) {
+                    index.added[PlaceIdentity.key(added[0].start)] = id
+                    if let made { index.records[id] = made }
+                    return (stays, index)
+                }
+                var more = book
+                for stay in added where !more.append(stay).placed {
+                    more = PlaceBook(stays: try Self.allStays(db) + added, records: book.records)
+                    break
+                }
+                return (stays, more.index)
+            }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
         }
-        let added = extra.filter { book.index.ids[PlaceIdentity.key($0.start)] == nil }.sorted { $0.start < $1.start }
-        var index = book.index
-        // One stay going on, placed without copying what is kept.
-        if added.count == 1, let (id, made) = book.placing(added[0]) {
-            index.added[PlaceIdentity.key(added[0].start)] = id
-            if let made { index.records[id] = made }
-            return (book.stays, added, index)
-        }
-        var more = book
-        for stay in added where !more.append(stay).placed {
-            more = PlaceBook(stays: book.stays + added, records: book.records)
-            break
-        }
-        return (book.stays, added, more.index)
     }
 
     /// The places kept, made from the stored stays and records when there are none. In
