@@ -40,7 +40,9 @@ struct MotionJSONTests {
     @Test func aStopStoredWithoutANameReadsBack() throws {
         let stored = #"{"stopped":{"since":816000000,"latitude":47.37,"longitude":8.54}}"#
         let motion = try JSONDecoder().decode(Motion.self, from: Data(stored.utf8))
-        #expect(motion == .stopped(since: Date(timeIntervalSinceReferenceDate: 816_000_000), latitude: 47.37, longitude: 8.54))
+        #expect(
+            motion
+                == .stopped(since: Date(timeIntervalSinceReferenceDate: 816_000_000), latitude: 47.37, longitude: 8.54))
         let named = Motion.stopped(since: Self.start, latitude: 1, longitude: 2, name: "Home")
         #expect(try JSONDecoder().decode(Motion.self, from: JSONEncoder().encode(named)) == named)
     }
@@ -51,7 +53,9 @@ struct MotionJSONTests {
     @Test(arguments: [1, 40, 200, 5_000])
     func namesOfAnyLengthAreWrittenWhole(length: Int) throws {
         let name = String(repeating: "\u{1}\"", count: length / 2) + "Zürich"
-        var stay = Stay(start: Self.start, end: Self.end, latitude: -47.3712345, longitude: -178.5412345, radius: 1e9, fixes: Int.max)
+        var stay = Stay(
+            start: Self.start, end: Self.end, latitude: -47.3712345, longitude: -178.5412345, radius: 1e9,
+            fixes: Int.max)
         stay.name = name
         stay.place = Int.max
         stay.isOpen = true
@@ -70,7 +74,9 @@ struct MotionJSONTests {
             let names = ["name", "from_name", "to_name"].compactMap { object[$0] as? String }
             #expect(names.contains(name), "\(line.prefix(200))")
         }
-        #expect(TimelineEntry(jsonLine: trip.jsonString).flatMap { if case .trip(let t) = $0 { t.toName } else { nil } } == name + name)
+        #expect(
+            TimelineEntry(jsonLine: trip.jsonString).flatMap { if case .trip(let t) = $0 { t.toName } else { nil } }
+                == name + name)
     }
 
     /// Each threshold takes a number above 0 up to its limit; 0, negative, NaN, infinite

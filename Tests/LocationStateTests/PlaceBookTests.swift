@@ -22,7 +22,9 @@ struct PlaceBookTests {
         func uniform(_ low: Double, _ high: Double) -> Double {
             low + (high - low) * Double(random.next() >> 11) / Double(1 << 53)
         }
-        let spots = (0..<12).map { _ in (47.37 + uniform(0, 600) * Self.metres, 8.54 + uniform(0, 600) * Self.metres / 0.677) }
+        let spots = (0..<12).map { _ in
+            (47.37 + uniform(0, 600) * Self.metres, 8.54 + uniform(0, 600) * Self.metres / 0.677)
+        }
         var stays: [Stay] = []
         var records: [PlaceRecord] = []
         var book = PlaceBook(stays: [], records: [])
@@ -35,7 +37,9 @@ struct PlaceBookTests {
             let (angle, distance) = (uniform(0, 2 * .pi), uniform(0, 60))
             var start = time
             let roll = random.next() % 40
-            if roll == 0, let earlier = stays.randomElement(using: &random) { start = earlier.start.timeIntervalSince1970 }
+            if roll == 0, let earlier = stays.randomElement(using: &random) {
+                start = earlier.start.timeIntervalSince1970
+            }
             if roll == 1 { start = time - 86_400 }
             let stay = Stay(
                 start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: start + 600),
@@ -99,7 +103,11 @@ struct PlaceBookTests {
                 var open = stay
                 open.start = stay.end.addingTimeInterval(1200)
                 open.latitude = spots[Int(random.next() % UInt64(spots.count))].0
-                let (kept, fresh) = (try store.placedStays(extra: [open]), try TimelineStore.openReadOnly(at: url.appendingPathComponent(TimelineStore.fileName)).placedStays(extra: [open]))
+                let (kept, fresh) = (
+                    try store.placedStays(extra: [open]),
+                    try TimelineStore.openReadOnly(at: url.appendingPathComponent(TimelineStore.fileName)).placedStays(
+                        extra: [open])
+                )
                 #expect(kept.stays.map(\.place) == fresh.stays.map(\.place), "step \(step)")
                 #expect(kept.records == fresh.records, "step \(step)")
                 #expect(kept.stays.last?.place != nil)

@@ -41,6 +41,14 @@ import Testing
         await task.value
     }
 
+    /// One OwnTracks target (user anna, device van) on `recorder`, its outbox in `path`.
+    private static func ownTracksUplinks(to recorder: UplinkServer, in path: String) throws -> Uplinks {
+        try Uplinks(
+            targets: [target("owntracks=\(recorder.url)/pub user=anna device=van")],
+            directory: URL(fileURLWithPath: path), timeouts: quick,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
     private static func status(_ uplinks: Uplinks, _ name: String) -> UplinkStatus? {
         uplinks.statuses.withLock { $0.first { $0.name == name } }
     }
@@ -123,10 +131,7 @@ import Testing
     @Test func misbehavingServersCostRetriesNotFixes() async throws {
         try await withTemporaryDirectory { path in
             let recorder = try await UplinkServer(.recorder)
-            let uplinks = try Uplinks(
-                targets: [Self.target("owntracks=\(recorder.url)/pub user=anna device=van")],
-                directory: URL(fileURLWithPath: path), timeouts: Self.quick,
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let uplinks = try Self.ownTracksUplinks(to: recorder, in: path)
             try await Self.running(uplinks) {
                 recorder.setBehaviour(.answer(status: 503, headers: ["Retry-After": "1"], body: "busy"))
                 await uplinks.offer(Self.fix(0), motion: nil)
@@ -179,10 +184,7 @@ import Testing
     @Test func aStopGoesOutOnceHoweverItIsNamed() async throws {
         try await withTemporaryDirectory { path in
             let recorder = try await UplinkServer(.recorder)
-            let uplinks = try Uplinks(
-                targets: [Self.target("owntracks=\(recorder.url)/pub user=anna device=van")],
-                directory: URL(fileURLWithPath: path), timeouts: Self.quick,
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let uplinks = try Self.ownTracksUplinks(to: recorder, in: path)
             try await Self.running(uplinks) {
                 await uplinks.offer(Self.fix(0), motion: .moving)
                 _ = try await recorder.stored(atLeast: 1)

@@ -252,12 +252,14 @@ struct HTTPPageMotionTests {
                 as? [String])
         #expect(rows == ["<i>Home</i>home30 visits · 360 h 0 min", "Place 51 visit · 1 h 30 min"], "\(rows)")
         try await browser.waitFor(
-            "parked at the place", ##"return document.getElementById("parked").textContent.endsWith(" at <i>Home</i>")"##)
+            "parked at the place",
+            ##"return document.getElementById("parked").textContent.endsWith(" at <i>Home</i>")"##)
 
         // A click on the second centres the map on it.
         _ = try await browser.run(##"document.querySelector('#places li[data-id="5"]').click(); return true"##)
         try await browser.waitFor(
-            "the map on the place", ##"return Math.abs(S.view.lat + 33.9) < 1e-6 && Math.abs(S.view.lon - 151.2) < 1e-6"##)
+            "the map on the place",
+            ##"return Math.abs(S.view.lat + 33.9) < 1e-6 && Math.abs(S.view.lon - 151.2) < 1e-6"##)
         await browser.quit()
     }
 }

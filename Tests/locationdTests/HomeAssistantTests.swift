@@ -85,7 +85,10 @@ struct HomeAssistantTests {
         let host = MQTTConfiguration().deviceName
         let slug = "locationd_" + host.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
         let (tracker, moving, distance, place) =
-            ("device_tracker.\(slug)", "binary_sensor.\(slug)_moving", "sensor.\(slug)_distance_today", "sensor.\(slug)_place")
+            (
+                "device_tracker.\(slug)", "binary_sensor.\(slug)_moving", "sensor.\(slug)_distance_today",
+                "sensor.\(slug)_place"
+            )
         for entity in [tracker, moving, distance, place] { try await home.waitFor(entity, "to be discovered") }
         let device = try await home.render(
             "{% set d = device_id('\(tracker)') %}{{ [device_attr(d, 'name'), device_attr(d, 'model'), device_attr(d, 'sw_version'), device_attr(d, 'manufacturer')] | join('|') }}|{{ device_entities(d) | sort | join(',') }}"

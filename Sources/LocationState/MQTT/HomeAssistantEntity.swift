@@ -74,10 +74,11 @@ package struct HomeAssistantEntity: Encodable {
     /// sensor, the place and today's distance when the daemon tracks motion.
     package static func all(for configuration: MQTTConfiguration, topics: MQTTTopics, motion: Bool = true) -> [Self] {
         let device = HomeAssistantDevice(configuration)
-        return [tracker(device, topics: topics)]
-            + (motion
-                ? [moving(device, topics: topics), place(device, topics: topics), distanceToday(device, topics: topics)]
-                : [])
+        guard motion else { return [tracker(device, topics: topics)] }
+        return [
+            tracker(device, topics: topics), moving(device, topics: topics), place(device, topics: topics),
+            distanceToday(device, topics: topics),
+        ]
     }
 
     /// The tracker's attributes from a TPV line: Home Assistant's `latitude`, `longitude`,

@@ -14,11 +14,11 @@ extension MQTTPublisher {
     package func publish(motion new: Motion, at now: Date = Date()) {
         let old = motion
         motion = new
-        guard old.map({ !$0.isSameKind(as: new) || $0.placeName != new.placeName }) ?? true else { return }
+        let sameMotion = old.map { $0.isSameKind(as: new) } ?? false
+        guard !sameMotion || old?.placeName != new.placeName else { return }
         enqueue(topic: topics.motion, payload: Array(new.jsonString.utf8), retain: true, at: now)
         // A stop renamed is no new stop: its fix went out when it began.
-        let renamed = old.map { $0.isSameKind(as: new) } ?? false
-        if case .stopped = new, !renamed, let fix = latestFix, fix != lastPublished?.fix {
+        if case .stopped = new, !sameMotion, let fix = latestFix, fix != lastPublished?.fix {
             publishLocation(fix, at: now)
         }
     }

@@ -62,7 +62,7 @@ struct PlaceBook: Sendable {
         if let latest, key <= latest { return nil }
         let nearRecords = index.records.values.filter { record in
             PlaceIdentity.key(record.anchor) == key
-                || clusters.reaches(latitude: stay.latitude, longitude: stay.longitude, record.latitude, record.longitude)
+                || clusters.reaches(stay.latitude, stay.longitude, record.latitude, record.longitude)
         }
         let roots = Set(clusters.neighbours(latitude: stay.latitude, longitude: stay.longitude).map(clusters.root))
         switch roots.count {

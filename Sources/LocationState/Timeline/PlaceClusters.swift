@@ -138,13 +138,8 @@ public struct PlaceClusters: Sendable {
         Cell(row: Int((latitude / side).rounded(.down)), column: Int(((longitude + 180) / side).rounded(.down)))
     }
 
-    /// Whether two points are neighbours, as two stays are (``reaches``).
-    func reaches(latitude: Double, longitude: Double, _ otherLatitude: Double, _ otherLongitude: Double) -> Bool {
-        reaches(latitude, longitude, otherLatitude, otherLongitude)
-    }
-
     /// Whether two stays are neighbours: scikit-learn's haversine distance (radians) at most epsilon's.
-    private func reaches(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Bool {
+    func reaches(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Bool {
         within(latitude1, longitude1, latitude2, longitude2, slack: 1)
     }
 

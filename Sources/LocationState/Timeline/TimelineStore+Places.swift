@@ -69,20 +69,20 @@ extension TimelineStore {
                 let book = try keptPlaces(db)
                 let added = extra.filter { book.index.ids[PlaceIdentity.key($0.start)] == nil }
                     .sorted { $0.start < $1.start }
-                let stays = readingStays ? try Self.allStays(db) + added : []
+                let stored = readingStays ? try Self.allStays(db) : nil
                 var index = book.index
                 // One stay going on, placed without copying what is kept.
                 if added.count == 1, let (id, made) = book.placing(added[0]) {
                     index.added[PlaceIdentity.key(added[0].start)] = id
                     if let made { index.records[id] = made }
-                    return (stays, index)
+                    return (stored.map { $0 + added } ?? [], index)
                 }
                 var more = book
                 for stay in added where !more.append(stay).placed {
-                    more = PlaceBook(stays: try Self.allStays(db) + added, records: book.records)
+                    more = PlaceBook(stays: try (stored ?? Self.allStays(db)) + added, records: book.records)
                     break
                 }
-                return (stays, more.index)
+                return (stored.map { $0 + added } ?? [], more.index)
             }
         } catch {
             throw TileDatabase.locationError(error, path: url.path)
@@ -182,9 +182,4 @@ extension TimelineStore {
                 longitude: row["longitude"], name: row["name"])
         }
     }
-}
-
-extension TimelineEvent {
-    /// Whether storing the event changes the stored stays (and so, maybe, the places).
-    var changesStays: Bool { if case .stayClosed = self { true } else { false } }
 }

@@ -33,7 +33,8 @@ extension HTTPRoutes {
             throw HTTPError(error.kind == .usage ? .badRequest : .serviceUnavailable, message: error.message)
         }
         return HTTPAnswer.json(
-            #"{"timezone":"\#(responder.days.name)","count":\#(places.count),"places":[\#(places.joined(separator: ","))]}"#)
+            #"{"timezone":"\#(responder.days.name)","count":\#(places.count),"places":[\#(places.joined(separator: ","))]}"#
+        )
     }
 
     /// `?day=YYYY-MM-DD` (a day of the daemon's zone, midnight to midnight there; today

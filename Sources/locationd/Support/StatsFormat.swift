@@ -9,7 +9,7 @@ enum StatsFormat {
     static func place(_ stay: Stay) -> (key: String, name: String) {
         let coordinates = String(format: "%.3f, %.3f", stay.latitude, stay.longitude)
         let key = stay.place.map { "place \($0)" } ?? coordinates
-        return (key, stay.name.map { "\($0) (\(stay.place.map { "place \($0)" } ?? coordinates))" } ?? key)
+        return (key, stay.name.map { "\($0) (\(key))" } ?? key)
     }
 
     static func table(
