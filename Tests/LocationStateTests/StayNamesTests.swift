@@ -45,7 +45,7 @@ struct StayNamesTests {
 
     /// The recorder names each stay as it closes and each trip by the stays it left and
     /// reached; the names are stored and read back.
-    @Test func staysAreNamedAndStoredAsTheyClose() throws {
+    @Test func staysAreNamedAndStoredAsTheyClose() async throws {
         let directory = try TemporaryDirectory()
         let logger = Logger(label: "test")
         let store = try TimelineStore(directory: URL(fileURLWithPath: directory.path), logger: logger)
@@ -62,8 +62,12 @@ struct StayNamesTests {
         fixes += (1...30).map { T.fix(800 + Double($0), north: 600 - 20 * Double($0)) }
         fixes += MotionTrackerTests.still(840, 1200)
         for fix in fixes { recorder.ingest(fix) }
+        // The events reach their observer on its queue, after `ingest` returned.
+        let trips = try await waitUntil(seconds: 60, "the two trips observed") {
+            let trips = closed.withLock { $0 }.compactMap { if case .tripClosed(let trip) = $0 { trip } else { nil } }
+            return trips.count >= 2 ? trips : nil
+        }
         withExtendedLifetime(subscription) {}
-        let trips = closed.withLock { $0 }.compactMap { if case .tripClosed(let trip) = $0 { trip } else { nil } }
         #expect(trips.map(\.fromName) == ["South", "North"], "\(trips)")
         #expect(trips.map(\.toName) == ["North", "South"], "\(trips)")
         let reader = try TimelineStore.openReadOnly(at: store.url)
