@@ -24,11 +24,11 @@ import Testing
 /// client ever saw a fix. gpsfake's messages go to a file there too, and an
 /// error quotes them.
 package final class GPSFake: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is set once in init; Process is
-    // thread safe for terminate/waitUntilExit, and `hold` is only written to, by
+    // @unchecked Sendable: every stored property is set once in init; ChildProcess is
+    // thread safe, and `hold` is only written to, by
     // startFeeding.
     package let port: Int
-    private let process: Process
+    private let process: ChildProcess
     /// The write end of gpsfake's standard input while a log played once waits.
     private let hold: FileHandle?
     /// The number of lines in the log, so `startFeeding` steps through all of it.
@@ -51,12 +51,11 @@ package final class GPSFake: @unchecked Sendable {
         self.port = try port ?? Self.freeLoopbackPort()
         directory = NSTemporaryDirectory() + "locationd-gpsfake-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
         var arguments = ["-q", "-P", String(self.port), "-c", String(cycle), "-W", "300"]
+        var input = ChildProcess.Stream.null
         if once {
             let pipe = Pipe()
-            process.standardInput = pipe
+            input = .pipe(pipe)
             hold = pipe.fileHandleForWriting
             lines = try Data(contentsOf: log).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             arguments += ["-1", "-i", "-l"]
@@ -65,12 +64,12 @@ package final class GPSFake: @unchecked Sendable {
             lines = 0
         }
         arguments.append(log.path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: directory + "/gpsfake.err", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: directory + "/gpsfake.err")
-        try process.run()
+        let errors = directory + "/gpsfake.err"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process = try ChildProcess(
+            "/usr/bin/gpsfake", arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": directory]) { $1 },
+            standardInput: input, standardError: FileHandle(forWritingAtPath: errors).map { .file($0) } ?? .null)
         let (pid, directory, port, trace) = (process.processIdentifier, directory, self.port, addTrace)
         Thread.detachNewThread { Self.addDevice(of: pid, controlDirectory: directory, port: port, trace: trace) }
     }
@@ -146,10 +145,9 @@ package final class GPSFake: @unchecked Sendable {
 
     /// The pseudo-terminal gpsfake writes the log into, among those `pid` has open
     /// (gpsfake keeps the slave end open; gpsd opens it): the one open to everyone, as
-    /// gpsfake makes it. gpsfake and its gpsd also inherit whatever terminal another
-    /// test of this process had open when gpsfake was started (Process does not close
-    /// them), which is not open to everyone: taken for gpsfake's, it was added to gpsd
-    /// in vain, and counted as gpsd's device before gpsd had opened the real one.
+    /// gpsfake makes it. A terminal gpsfake inherited (a test process's own) is not open
+    /// to everyone: taken for gpsfake's, it was added to gpsd in vain, and counted as
+    /// gpsd's device before gpsd had opened the real one.
     private static func terminal(of pid: pid_t) -> String? {
         let directory = "/proc/\(pid)/fd"
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }

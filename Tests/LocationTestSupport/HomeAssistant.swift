@@ -7,11 +7,11 @@ import Testing
 /// talked to through its REST API as its frontend would: the config flows that set up
 /// integrations, the states, templates. Killed when released.
 package final class HomeAssistant: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` set in init; Process is safe
-    // for the calls made on it later (isRunning, signals, waitUntilExit).
+    // @unchecked Sendable: every stored property is a `let` set in init; ChildProcess is
+    // safe for the calls made on it later (isRunning, signals, waitUntilExit).
     package let port: Int
     package let directory: String
-    private let process: Process
+    private let process: ChildProcess
     private let client: HTTPTestClient
     /// The access token onboarding gave.
     private let token: String
@@ -57,33 +57,29 @@ package final class HomeAssistant: @unchecked Sendable {
             homeassistant.components.mqtt.discovery: debug
 
         """.write(toFile: directory + "/configuration.yaml", atomically: true, encoding: .utf8)
-        let process = Process()
-        // Niced: its start takes a core for about a minute, which the tests running beside it
-        // (and the daemons they wait on with 30 s bounds) need more; nice execs, so the pid is hass's.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-        process.arguments = [
-            "-n", "10", hass, "-c", directory, "--skip-pip", "--log-file", directory + "/home-assistant.log",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let client = HTTPTestClient(port: port)
-        do {
-            token = try await Self.starts.through {
-                try process.run()
-                return try await Self.onboard(process, client, logFile: directory + "/home-assistant.log")
-            }
-        } catch {
-            if process.processIdentifier > 0 {
+        let process: ChildProcess
+        (process, token) = try await Self.starts.through {
+            // Niced: its start takes a core for about a minute, which the tests running beside it
+            // (and the daemons they wait on with 30 s bounds) need more; nice execs, so the pid is hass's.
+            let process = try ChildProcess(
+                "/usr/bin/nice",
+                ["-n", "10", hass, "-c", directory, "--skip-pip", "--log-file", directory + "/home-assistant.log"])
+            do {
+                return (process, try await Self.onboard(process, client, logFile: directory + "/home-assistant.log"))
+            } catch {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
+                throw error
             }
-            throw error
         }
         (self.port, self.directory, self.process, self.client) = (port, directory, process, client)
     }
 
     /// Waits for Home Assistant's HTTP server, then onboards a user; returns its access token.
-    private static func onboard(_ process: Process, _ client: HTTPTestClient, logFile: String) async throws -> String {
+    private static func onboard(_ process: ChildProcess, _ client: HTTPTestClient, logFile: String) async throws
+        -> String
+    {
         // A minute is usual on a loaded machine; give it four.
         _ = try await waitUntil(seconds: 240, "Home Assistant's HTTP server") { () async -> Bool? in
             guard process.isRunning else { return true }

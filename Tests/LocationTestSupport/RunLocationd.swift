@@ -41,13 +41,8 @@ package func runLocationd(_ arguments: [String], environment: [String: String] =
 /// Runs `locationd arguments` whose stdout is not read; one still running after 20 s
 /// (it should have refused at once) is a failure, recorded by `waitUntil`, and is killed.
 package func runLocationdBounded(_ arguments: [String]) async throws -> Run {
-    let process = Process()
-    process.executableURL = locationdBinary()
-    process.arguments = arguments
     let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
+    let process = try ChildProcess(locationdBinary().path, arguments, standardError: .pipe(errors))
     if (try? await waitUntil(seconds: 20) { !process.isRunning }) == nil { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -67,17 +62,12 @@ package func runProgram(_ path: String, _ arguments: [String], environment: [Str
 package func runProgramBlocking(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
     -> Run
 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
     let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
+    let process = try ChildProcess(
+        path, arguments,
+        environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+        standardOutput: .pipe(output), standardError: .pipe(errors))
     let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
     let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -10,9 +10,9 @@ import Testing
 /// end (an event stream never does), a session lets a test wait for what the page
 /// shows, as a person looking at it would.
 package final class WebDriver: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` set in init; Process is
-    // safe for the calls made on it later (terminate, isRunning, waitUntilExit).
-    private let driver = Process()
+    // @unchecked Sendable: every stored property is a `let` set in init; ChildProcess
+    // is safe for the calls made on it later (terminate, isRunning, waitUntilExit).
+    private let driver: ChildProcess
     private let client: HTTPTestClient
     private let session: String
     private let profile: String
@@ -22,11 +22,7 @@ package final class WebDriver: @unchecked Sendable {
     package init(width: Int = 1200, height: Int = 800, arguments: [String] = []) async throws {
         let port = try GPSFake.freeLoopbackPort()
         profile = NSTemporaryDirectory() + "locationd-chromium-" + UUID().uuidString.prefix(8)
-        driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
-        driver.arguments = ["--port=\(port)"]
-        driver.standardOutput = FileHandle.nullDevice
-        driver.standardError = FileHandle.nullDevice
-        try driver.run()
+        driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)"])
         client = HTTPTestClient(port: port)
         let chromiumArguments =
             [

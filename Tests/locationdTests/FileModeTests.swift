@@ -44,16 +44,13 @@ struct FileModeTests {
         mqtt-topic = owntracks/test/modes
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "umask \(umask) && exec \"$0\" \"$@\"", locationdBinary().path, "run", "--data-dir", data,
-            "--source", "replay", Repository.sampleTrack("walk.nmea"), "--record", "--http", "127.0.0.1:0", "--config",
-            config,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c", "umask \(umask) && exec \"$0\" \"$@\"", locationdBinary().path, "run", "--data-dir", data,
+                "--source", "replay", Repository.sampleTrack("walk.nmea"), "--record", "--http", "127.0.0.1:0",
+                "--config", config,
+            ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let expected = [
             "tiles.sqlite", "tiles.sqlite-wal", "lastFix.json", "regionMembership.json", "mqtt-outbox.sqlite",

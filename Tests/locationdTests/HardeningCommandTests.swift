@@ -13,17 +13,14 @@ import Testing
 private final class StreamingRun: @unchecked Sendable {
     // @unchecked Sendable: `process` and `output` are lets set in init; `lines` is a
     // `Locked`, filled by the one reader thread started in init.
-    let process = Process()
+    let process: ChildProcess
     private let output = Pipe()
     private let errors = Pipe()
     let lines = Locked<[String]>([])
 
     init(_ arguments: [String]) throws {
-        process.executableURL = locationdBinary()
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        process = try ChildProcess(
+            locationdBinary().path, arguments, standardOutput: .pipe(output), standardError: .pipe(errors))
         let handle = output.fileHandleForReading
         Thread.detachNewThread { [self] in
             while let line = readLineBlocking(handle) { lines.withLock { $0.append(line) } }

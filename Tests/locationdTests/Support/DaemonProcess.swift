@@ -6,9 +6,9 @@ import Testing
 
 /// `locationd run` as a real child process, with its data directory and socket.
 final class DaemonProcess: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` set in init; Process is
+    // @unchecked Sendable: every stored property is a `let` set in init; ChildProcess is
     // safe for the calls made on it later (signals, isRunning, waitUntilExit).
-    let process = Process()
+    let process: ChildProcess
     let dataDirectory: String
     let socketPath: String
     private let errorLog: String
@@ -32,17 +32,14 @@ final class DaemonProcess: @unchecked Sendable {
         errorLog = dataDirectory + ".stderr"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
         let binary = executable ?? locationdBinary().path
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? binary)
-        process.arguments =
+        process = try ChildProcess(
+            launcher.first ?? binary,
             (launcher.isEmpty ? [] : launcher.dropFirst() + [binary])
-            + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
-            + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: errorLog)
-        try process.run()
+                + ["run", "--data-dir", dataDirectory] + (socketPath.map { ["--socket", $0] } ?? [])
+                + (arguments.contains("--http") ? [] : ["--http", "127.0.0.1:0"]) + arguments,
+            environment: environment.isEmpty
+                ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardError: FileHandle(forWritingAtPath: errorLog).map { .file($0) } ?? .null)
         if waitForSocket {
             let socketPath = self.socketPath
             let process = process
@@ -74,13 +71,12 @@ final class DaemonProcess: @unchecked Sendable {
     /// Every thread's stack in the running daemon (gdb attached for a moment), for the
     /// message of a test that waited in vain: where a stalled daemon is stuck.
     func threadStacks() -> String {
-        let gdb = Process()
-        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gdb.arguments = ["gdb", "-p", "\(daemonPID)", "-batch", "-nx", "-ex", "thread apply all bt 30"]
         let output = Pipe()
-        gdb.standardOutput = output
-        gdb.standardError = FileHandle.nullDevice
-        guard (try? gdb.run()) != nil else { return "(gdb could not be started)" }
+        guard
+            let gdb = try? ChildProcess(
+                "/usr/bin/env", ["gdb", "-p", "\(daemonPID)", "-batch", "-nx", "-ex", "thread apply all bt 30"],
+                standardOutput: .pipe(output))
+        else { return "(gdb could not be started)" }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         gdb.waitUntilExit()
         return text.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }
