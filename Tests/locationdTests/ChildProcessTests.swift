@@ -9,9 +9,14 @@ import Testing
     @Test func aChildHasOnlyItsOwnStandardStreamsAndAnEmptySignalMask() async throws {
         // A descriptor the test holds, not close-on-exec, as SwiftNIO's and Foundation's pipes are.
         let held = Pipe()
-        // From a Dispatch thread, whose mask blocks signals.
+        // From a thread that blocks SIGTERM, as Dispatch's threads that started Foundation's
+        // Process's children did.
         let child = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, SIGTERM)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
                 continuation.resume(with: Result { try ChildProcess("/bin/sleep", ["60"]) })
             }
         }
