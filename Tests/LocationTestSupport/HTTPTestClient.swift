@@ -20,7 +20,14 @@ package struct HTTPTestClient: Sendable {
 
     package let port: Int
 
-    package init(port: Int) { self.port = port }
+    /// How long a read waits for the server before the exchange fails.
+    package let receiveTimeout: Int
+
+    /// A client of 127.0.0.1:`port`; `receiveTimeout`: see ``connectHandle(_:to:receiveTimeout:)``.
+    package init(port: Int, receiveTimeout: Int = 30) {
+        self.port = port
+        self.receiveTimeout = receiveTimeout
+    }
 
     /// `GET path` with `headers`; reads until the server closes (`Connection: close`).
     package func get(_ path: String, headers: [String: String] = [:]) async throws -> Answer {
@@ -62,16 +69,21 @@ package struct HTTPTestClient: Sendable {
 
     /// Sends raw bytes as a request and reads the answer until the server closes.
     package func send(_ request: Data) async throws -> Answer {
-        let port = port
-        return try await offThePool { try Self.exchange(request, port: port) }
+        let (port, timeout) = (port, receiveTimeout)
+        return try await offThePool { try Self.exchange(request, port: port, receiveTimeout: timeout) }
     }
 
     /// Sends a request and reads its answer, blocking the calling thread.
-    package static func exchange(_ request: Data, port: Int) throws -> Answer {
-        let handle = try connectTCP(port: port)
+    package static func exchange(_ request: Data, port: Int, receiveTimeout: Int = 30) throws -> Answer {
+        let handle = try connectTCP(port: port, receiveTimeout: receiveTimeout)
         try handle.write(contentsOf: request)
         let (data, ending) = readToEnd(handle)
-        return try parse(data, ending: ending)
+        do {
+            return try parse(data, ending: ending)
+        } catch var error as NoAnswer {
+            error.request = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+            throw error
+        }
     }
 
     /// Opens `GET path` and returns the connection once the answer's head is read;
@@ -161,12 +173,12 @@ package struct HTTPTestClient: Sendable {
 }
 
 /// Opens a TCP connection to `127.0.0.1:port`, with a 30 s receive timeout.
-package func connectTCP(port: Int, receiveBuffer: Int32? = nil) throws -> FileHandle {
+package func connectTCP(port: Int, receiveBuffer: Int32? = nil, receiveTimeout: Int = 30) throws -> FileHandle {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     if var size = receiveBuffer {
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    return try connectHandle(fd, to: loopbackAddress(port: port))
+    return try connectHandle(fd, to: loopbackAddress(port: port), receiveTimeout: receiveTimeout)
 }
 
 /// Reads Server-Sent Events from a stream: each event's name and data, skipping
@@ -193,5 +205,9 @@ package func readEvent(_ handle: FileHandle) async -> (event: String, data: Stri
 package struct NoAnswer: Error, CustomStringConvertible {
     package var bytes: Int
     package var reason: String
-    package var description: String { "no HTTP answer: \(bytes) bytes, then \(reason)" }
+    /// The request's first line, when known.
+    package var request = ""
+    package var description: String {
+        "no HTTP answer\(request.isEmpty ? "" : " to \(request)"): \(bytes) bytes, then \(reason)"
+    }
 }

@@ -31,8 +31,10 @@ package func connectRaw(_ path: String) throws -> FileHandle {
 }
 
 /// Connects the socket `fd` to `address` (a `sockaddr_un` or `sockaddr_in`) and returns it
-/// as a handle with a 30 s receive timeout; closes it and throws when the connect fails.
-package func connectHandle<Address>(_ fd: Int32, to address: Address) throws -> FileHandle {
+/// as a handle whose reads wait at most `receiveTimeout` seconds (long enough for a loaded or
+/// sanitized run; a test that waits this long has failed anyway); closes it and throws when
+/// the connect fails.
+package func connectHandle<Address>(_ fd: Int32, to address: Address, receiveTimeout: Int = 30) throws -> FileHandle {
     var address = address
     let result = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -44,8 +46,7 @@ package func connectHandle<Address>(_ fd: Int32, to address: Address) throws -> 
         close(fd)
         throw POSIXError(code)
     }
-    // Long enough for a loaded or sanitized run; a test that waits this long has failed anyway.
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }

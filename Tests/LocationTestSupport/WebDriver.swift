@@ -23,7 +23,10 @@ package final class WebDriver: @unchecked Sendable {
         let port = try GPSFake.freeLoopbackPort()
         profile = NSTemporaryDirectory() + "locationd-chromium-" + UUID().uuidString.prefix(8)
         driver = try ChildProcess("/usr/bin/chromedriver", ["--port=\(port)"])
-        client = HTTPTestClient(port: port)
+        // chromedriver answers a command when Chromium has done it: a session once Chromium
+        // has started, a navigation once the page has loaded; on a loaded machine a start
+        // took longer than the usual 30 s.
+        client = HTTPTestClient(port: port, receiveTimeout: 180)
         let chromiumArguments =
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
@@ -64,7 +67,7 @@ package final class WebDriver: @unchecked Sendable {
         guard driver.isRunning else { return }
         _ = try? HTTPTestClient.exchange(
             Data("DELETE /session/\(session) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8),
-            port: client.port)
+            port: client.port, receiveTimeout: client.receiveTimeout)
         kill(driver.processIdentifier, SIGKILL)
         driver.waitUntilExit()
     }
