@@ -8,7 +8,7 @@ import Testing
 /// Home Assistant's discovery configs: the keys Home Assistant reads, all on one device
 /// with its name, model and version, each with the availability on locationd's status and
 /// the origin; nothing of how they are published.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HomeAssistantEntityTests {
     static func object(_ entity: HomeAssistantEntity) throws -> [String: Any] {
         let text = try JSONLineEncoder().encode(entity)

@@ -64,7 +64,7 @@ private let testNow: @Sendable () -> Date = { TileFixtures.time(0) }
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (-20.0, LastFixStore.Rejection.older),  // older than the stored fix at -10
         (3600.0, .future),  // an hour ahead of the clock

@@ -7,7 +7,7 @@ import Testing
 
 /// locationd's status lines on MQTT: the state with the last fix's own time, the clean
 /// stop, and the last will.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct MQTTStatusMessageTests {
     private func decode(_ bytes: [UInt8]) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])

@@ -6,7 +6,7 @@ import Testing
 
 /// A stay that a gap drops after it was reported: withdrawn, so that no trip keeps a `to`
 /// naming a stay that will never close; the stays themselves stay trackintel's.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct MotionDroppedStayTests {
     typealias T = MotionTrack
 

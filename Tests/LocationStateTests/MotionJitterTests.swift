@@ -6,7 +6,7 @@ import LocationTimeline
 import Testing
 
 /// A parked receiver's noise neither adds to a trip nor moves a parked device.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct MotionJitterTests {
     typealias T = MotionTrack
 

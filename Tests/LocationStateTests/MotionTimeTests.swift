@@ -6,7 +6,7 @@ import Testing
 
 /// Fixes whose time is far from their neighbours': one misdated fix costs one fix, and a
 /// receiver whose date jumps back and stays there does not stop the timeline.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct MotionTimeTests {
     typealias T = MotionTrack
 

@@ -5,7 +5,7 @@ import LocationTimeline
 import Testing
 
 /// Trips between stays, merged stays, and the input the tracker ignores.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct MotionTripTests {
     typealias T = MotionTrack
 

@@ -7,7 +7,7 @@ import Testing
 @testable import LocationTimeline
 
 /// The odometer: made from the stored trips and its setting, in a real SQLite file.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct OdometerTests {
     static let logger = Logger(label: "test")
 

@@ -11,7 +11,7 @@ import Testing
 /// Simulated fixes never become history or motion: with `--source auto`, when gpsd goes
 /// away while the device is parked, the simulator carries on from the real spot, and the
 /// timeline, the motion, the tile log and the recorded track take none of its fixes.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct SimulatedHistoryTests {
     typealias T = MotionTrack
 

@@ -10,7 +10,7 @@ import Testing
 
 /// Stays named as they close, stored with their names, and the names of the places file
 /// and the user's regions.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct StayNamesTests {
     typealias T = MotionTrack
 

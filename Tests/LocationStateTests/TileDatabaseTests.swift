@@ -104,7 +104,7 @@ private func record(_ zoom: Int, _ x: Int, _ y: Int, first: Double, last: Double
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         Data(repeating: 0x5A, count: 8192),
         Data("SQLite format 3\0".utf8) + Data(repeating: 0xFF, count: 4080),

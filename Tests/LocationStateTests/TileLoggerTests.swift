@@ -45,7 +45,7 @@ private let twoKilometresEast = 13.3777 + 0.0295236
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (120.0, "a gap longer than a minute"),
         (10.0, "a 200 m/s jump"),

@@ -8,7 +8,7 @@ import Testing
 /// (`x = floor(n·(lon+180)/360)`, `y = floor(n·(1 − ln(tan φ + sec φ)/π)/2)`, `n = 2^z`),
 /// independently of the code under test.
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (0.0, 0.0, 0, 0, 0),
         (0.0, 0.0, 1, 1, 1),  // the equator and the prime meridian are tile edges: the south-east tile
@@ -28,7 +28,7 @@ func knownPointsFallInKnownTiles(latitude: Double, longitude: Double, zoom: Int,
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (0.0, 180.0, 14, 0, 8192),  // 180° E is 180° W: the first column
         (0.0, -180.0, 14, 0, 8192),
@@ -42,7 +42,7 @@ func longitudeWrapsAtTheAntimeridian(latitude: Double, longitude: Double, zoom: 
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (89.9, 0.0, 14, 8192, 0),  // beyond the Web Mercator limit: clamped to the first row
         (90.0, 0.0, 19, 262144, 0),
@@ -70,7 +70,7 @@ func latitudeIsClampedNearThePoles(latitude: Double, longitude: Double, zoom: In
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [(-1, 0, 0), (23, 0, 0), (0, 1, 0), (0, 0, -1), (3, 8, 0), (3, 0, 8)] as [(Int, Int, Int)])
 func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
     #expect(Tile(zoom: zoom, x: x, y: y) == nil)
@@ -104,7 +104,7 @@ func impossibleTilesAreRejected(zoom: Int, x: Int, y: Int) {
 /// Every tile that a dense sampling of the line touches is crossed, consecutive
 /// tiles share an edge, and nothing is crossed twice.
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         (52.5163, 13.3777, 52.4999, 13.4102, 17),
         (52.5163, 13.3777, 52.5300, 13.3500, 16),
@@ -158,7 +158,7 @@ struct SquarePattern: Sendable, CustomTestStringConvertible {
 }
 
 @Test(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     arguments: [
         SquarePattern(rows: ["....#", ".###.", ".####", ".###.", "#...."], size: 3, x: 1, y: 1),
         SquarePattern(rows: ["#......", "#......", "###....", ".......", ".....##", ".....##"], size: 2, x: 5, y: 4),

@@ -9,7 +9,7 @@ import Testing
 /// SampleTracks/commute.nmea (a drive, a 10 min stop with a receiver's jitter, a drive on, a
 /// park at the end): its one stay and the trips around it, held against what the generator
 /// put in, through `locationd replay --timeline` and through a real gpsd into the daemon.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct CommuteSampleTrackTests {
     static let commute = ReplaySampleTracks.commuteTrack()
     static let path = Repository.sampleTrack("commute.nmea")

@@ -10,7 +10,7 @@ import Testing
 
 /// `?TILES`, `?TILESTATS` and `?TIMELINE`: how they are read, what they answer, and how
 /// a long answer is written a page at a time behind the client's reading.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ControlLongAnswersTests {
     static func request(_ text: String) -> ControlRequest {
         ControlRequest(parsing: Substring(text), days: .utc)

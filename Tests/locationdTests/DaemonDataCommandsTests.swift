@@ -7,7 +7,7 @@ import Testing
 /// `locationd tiles`, `timeline` and `export` asked of a real daemon through its socket print what
 /// they print reading the files, also for a user who may reach the socket but not read
 /// the data directory; with neither a daemon nor files, one line names both places.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct DaemonDataCommandsTests {
     /// The drive replayed into a data directory's tile log, and its timeline rebuilt from
     /// the recorded track (an open trip at its end, from the stored tracker).

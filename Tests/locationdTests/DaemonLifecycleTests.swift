@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon's service group as a real process: signals at awkward moments, a shared
 /// socket, a store that cannot be flushed, SIGHUP.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct DaemonLifecycleTests {
     /// Waits until the daemon's log holds `text`.
     private func waitForLog(_ daemon: DaemonProcess, _ text: String, seconds: Double = 20) async throws {

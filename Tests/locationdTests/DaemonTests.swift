@@ -7,7 +7,7 @@ import Testing
 @testable import locationd
 
 /// `locationd run` and `locationd last` as real processes, talking over the real socket.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct DaemonTests {
     /// Parses one JSON object line.
     static func object(_ line: String) throws -> [String: Any] {

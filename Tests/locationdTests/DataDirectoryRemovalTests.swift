@@ -7,7 +7,7 @@ import Testing
 /// A data directory removed (or moved away) under a running daemon: the daemon stops at
 /// once with one line and exit status 73, instead of writing on into files nobody can
 /// reach beside a second daemon that the missing lock let start.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct DataDirectoryRemovalTests {
     @Test(arguments: [false, true])
     func theDaemonStopsWhenItsDataDirectoryGoes(moved: Bool) async throws {

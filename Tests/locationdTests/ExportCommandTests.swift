@@ -4,7 +4,7 @@ import Testing
 
 /// `locationd export`: the recorded tracks as GPX 1.1, the same bytes the HTTP API
 /// answers for the same day or range, and one line with a sysexits status for bad input.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ExportCommandTests {
     /// A data directory whose `tracks/` holds two recorded days: the walk (2026-05-14)
     /// and the track with a fix loss in the middle (2026-02-03), as the recorder names them.

@@ -9,7 +9,7 @@ import Testing
 /// `locationd export --output`: a file is replaced whole; a FIFO, a character device,
 /// `-` or a link to standard output is written into and stays what it was; anything
 /// else is refused with one line.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ExportOutputTests {
     /// The day's GPX as stdout gives it, and the data directory holding it.
     private static func expected(in directory: borrowing TemporaryDirectory) async throws -> (data: String, gpx: String)

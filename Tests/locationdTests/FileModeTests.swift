@@ -8,7 +8,7 @@ import Testing
 
 /// Every file the daemon makes in its data directory is 0600 (the directories 0700),
 /// SQLite's `-wal` and `-shm` included, whatever the umask it was started with.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct FileModeTests {
     /// The data directory's entries, recursively, with their mode and type (`lstat`).
     private static func entries(in directory: String) -> [(path: String, mode: mode_t)] {

@@ -10,7 +10,7 @@ import Testing
 /// an epoch whose receiver skipped a sentence: the daemon's chain (GPSDProvider, the
 /// coordinator, Epochs run by EpochService) shows every report in `deviceLocation` and one
 /// fix per epoch, with the receiver's speed and course, in "epochLocation".
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct GPSDEpochTests {
     /// The epoch number of a fix of `TestTrack` (its epochs start at 12:00:00, one a second).
     static func epoch(of fix: Location) -> Int {

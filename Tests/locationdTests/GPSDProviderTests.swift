@@ -5,7 +5,7 @@ import LocationTestSupport
 import Testing
 
 /// GPSDProvider against a real gpsd started by gpsfake.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct GPSDProviderTests {
     /// Runs `provider` in a task that posts its events into a mailbox.
     static func start(_ provider: GPSDProvider) -> (events: Mailbox<ProviderEvent>, task: Task<Void, Error>) {

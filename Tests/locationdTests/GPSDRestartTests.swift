@@ -5,7 +5,7 @@ import LocationTestSupport
 import Testing
 
 /// gpsd killed and started again under a running GPSDProvider and LocationCoordinator.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct GPSDRestartTests {
     /// Kill/restart cycles to run: `LOCATIOND_GPSD_CYCLES` (default 2; the target is 20).
     static let cycles = ProcessInfo.processInfo.environment["LOCATIOND_GPSD_CYCLES"].flatMap(Int.init) ?? 2

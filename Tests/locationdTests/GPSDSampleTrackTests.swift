@@ -6,7 +6,7 @@ import Testing
 
 /// A SampleTrack through a real gpsd (gpsfake) and GPSDProvider gives the fixes
 /// `locationd replay` gives for the same file.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct GPSDSampleTrackTests {
     static let walk = URL(fileURLWithPath: Repository.sampleTrack("walk.nmea"))
 

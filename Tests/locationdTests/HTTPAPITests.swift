@@ -7,7 +7,7 @@ import Testing
 
 /// The HTTP API of a real daemon (`locationd run --http 127.0.0.1:0`): the answers,
 /// their field names, and a one-line reason for every bad request.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPAPITests {
     static let root = Repository.root
     static let walk = root.appendingPathComponent("SampleTracks/walk.nmea")

@@ -7,7 +7,7 @@ import Testing
 /// Clients that try to wear the HTTP server down: slowloris heads and
 /// a thousand connections at once. Each gets an answer or is closed, and the daemon
 /// keeps serving everyone else.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPBadClientTests {
     /// A non-blocking TCP connection to the daemon, for many at a time.
     final class Connection {

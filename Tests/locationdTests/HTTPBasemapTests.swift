@@ -8,7 +8,7 @@ import Testing
 /// The optional basemap (`http-basemap`): checked at start, allowed by the page's
 /// Content-Security-Policy, and drawn by the page in a real headless chromium from a
 /// tile server the test runs: tiles are asked for with one, and none without.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPBasemapTests {
     /// A tiny HTTP server on a loopback port that answers every GET with a 256 x 256
     /// PNG and keeps the paths asked for.

@@ -9,7 +9,7 @@ import Testing
 @testable import locationd
 
 /// `/api/v1/events`: Server-Sent Events in order, bounded clients, a slow client dropped.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPEventsTests {
     @Test func aDaemonStreamsStatusAndEveryFixInOrder() async throws {
         let directory = try TemporaryDirectory()

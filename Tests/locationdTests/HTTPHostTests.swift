@@ -6,7 +6,7 @@ import Testing
 /// DNS rebinding: the server answers only requests for its own names (the bound address,
 /// `localhost`, loopback's addresses, `http-allowed-hosts`), so that a page whose name
 /// its DNS server points at 127.0.0.1 cannot read the token-less loopback API.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPHostTests {
     /// A GET of `/api/v1/last` with `host` as the `Host` header.
     private static func last(port: Int, host: String) async throws -> HTTPTestClient.Answer {

@@ -12,7 +12,7 @@ import Testing
 /// still (the marker at the stay's centroid, no track from the jitter, no panning) and
 /// "parked for" and the open stay run with the wall clock; once the fix is stale they say
 /// what is known, up to the last fix; moving again, the track goes on from the stay.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPPageMotionTests {
     static let place = (lat: 48.137, lon: 11.575)
 

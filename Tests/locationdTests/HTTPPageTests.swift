@@ -7,7 +7,7 @@ import Testing
 /// played once: it shows the position the API reports, its badge goes from live to
 /// `stale` when the log ends and `lost` when gpsd goes (in the same open page, through
 /// the event stream), and its tile layer holds as many tiles as the API lists.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPPageTests {
     static let drive = HTTPAPITests.root.appendingPathComponent("SampleTracks/drive.nmea")
 

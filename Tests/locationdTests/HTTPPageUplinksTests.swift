@@ -8,7 +8,7 @@ import Testing
 /// over states the test holds (``PageServer``): hidden without targets; with them, a row
 /// per target with its state, backlog, newest fix sent and the server's words, which
 /// follows the states as they change; the server's words are shown as text, never as markup.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPPageUplinksTests {
     static func status(_ text: String) throws -> UplinkStatus {
         UplinkStatus(target: try UplinkTarget.parse(text, origin: "test", visible: false, hostName: "pi"))

@@ -7,7 +7,7 @@ import Testing
 /// A daemon whose control socket its group shares (`socket-mode 0660`, the packaged
 /// service) keeps the socket's promise over HTTP: every request needs the daemon's token,
 /// even on loopback, and `locationd page` gives a member the page's URL with it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPSharedDaemonTests {
     @Test func theSharedDaemonsPageNeedsTheTokenThatLocationdPageGives() async throws {
         let directory = try TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /api/v1/tiles` on a large tile log: streamed as it is read, the same bytes as
 /// `locationd tiles` for the same zoom and format, without the daemon holding the list.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPTilesStreamTests {
     /// A data directory whose tile log holds 90,000 tiles at zoom 17 (a 300 x 300
     /// block) and 2,500 at zoom 14.

@@ -11,7 +11,7 @@ import Testing
 ///
 /// The screenshot is left in the temporary directory (`locationd-timeline-page.png`);
 /// `scripts/page-screenshot` makes docs/page.png.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPTimelinePageTests {
     @Test func theDaysTimelineAndAClickedTrip() async throws {
         let track = ParkedTrack([.parked(seconds: 360), .drive(metres: 3000, speed: 10), .parked(seconds: 420)])

@@ -6,7 +6,7 @@ import Testing
 
 /// The bearer token: required once configured, compared in constant time, and
 /// required by any address that is not loopback.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTTPTokenTests {
     @Test func aConfiguredTokenIsRequiredByEveryPath() async throws {
         let directory = try TemporaryDirectory()

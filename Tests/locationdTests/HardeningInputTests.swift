@@ -12,7 +12,7 @@ import Testing
 /// What a careless user or a hostile file hands locationd: a FIFO or a device as the
 /// configuration, a tile log that is a link, secrets others may read, names with control
 /// characters, a malformed `?WATCH=`, a byte order mark, a compressed track.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct HardeningInputTests {
     @Test(arguments: ["fifo", "/dev/zero"])
     func aConfigurationThatIsNoFileIsRefusedAtOnce(kind: String) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Impossible values from every source end at the validation before the state: no trap,
 /// no impossible fix printed, stored or logged as tiles.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImpossibleFixTests {
     /// gpsd JSON reports with times and coordinates no format can write, and one good fix.
     static let reports =

@@ -12,7 +12,7 @@ import Testing
 /// Days in the device's time zone, the zone passed as a value: where a day begins and ends
 /// (23 and 25 hour days, half and quarter hour zones), a stay over local midnight in both
 /// days' views, and MQTT's distance of the day, which ends at local midnight.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct LocalDaysTests {
     /// A day of a zone: its first instant in UTC and its length.
     struct Day: Sendable, CustomTestStringConvertible {

@@ -9,7 +9,7 @@ import Testing
 /// The logbook (`timeline --csv`), the odometer and `stats`, run as the built binary on a
 /// timeline rebuilt from the commute sample (two drives of 2.45 and 2.31 km with a stay
 /// between, in Zurich on 2026-09-15), and on a running daemon.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct LogbookCommandTests {
     /// A data directory whose timeline is rebuilt from the commute sample.
     static func commute() async throws -> TemporaryDirectory {

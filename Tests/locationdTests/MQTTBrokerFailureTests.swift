@@ -7,7 +7,7 @@ import Testing
 /// Brokers that accept the daemon and then fail it: one that hangs up right after its
 /// CONNACK is one outage with a growing backoff; one that acknowledges nothing shows in
 /// the log and in `?STATUS;`. And topics that could never be sent are refused at start.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(5)))
 struct MQTTBrokerFailureTests {
     /// A daemon on the simulator publishing to `broker` (an `mqtt://` URL), with `settings`.
     private static func daemon(

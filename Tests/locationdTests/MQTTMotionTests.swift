@@ -9,7 +9,7 @@ import Testing
 /// parked receiver's hour, replayed fast, sends its first fix, the stop once it is
 /// recognised (stay-duration) and a heartbeat every `mqtt-stopped-interval`; the
 /// motion, and Home Assistant's discovery of the moving sensor and today's distance.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct MQTTMotionTests {
     @Test func aParkedHourSendsTheStopAndTheHeartbeatsOnly() async throws {
         let track = ParkedTrack([.parked(seconds: 3600)])

@@ -9,7 +9,7 @@ import Testing
 
 /// A stay a gap dropped reaches MQTT's timeline topic after the trip that named it, through a
 /// real Mosquitto broker: a subscriber learns that the trip's `to` will never close.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct MQTTTimelineDropTests {
     @Test func theDropFollowsTheTripOnTheTimelineTopic() async throws {
         let directory = try TemporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 
 /// `locationd places` and `places rename`, as the built binary, on the commute sample's
 /// timeline and on a running daemon.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct PlacesCommandTests {
     /// The places of the commute: one per stay; a name given by the user wins in the
     /// timeline, is kept by a rebuild with its id, and bad ids and names are one line, 64.

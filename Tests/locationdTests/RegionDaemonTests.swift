@@ -7,7 +7,7 @@ import Testing
 @testable import locationd
 
 /// Region monitoring in a real daemon: the simulator's fixes, a real hook, real SIGHUPs.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct RegionDaemonTests {
     /// A circle of 1000 km around Munich, where the simulator drives.
     static let bavaria =

@@ -3,7 +3,7 @@ import LocationTestSupport
 import Testing
 
 /// `locationd replay --timeline` as a user runs it: the real binary on generated GPX files.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ReplayTimelineTests {
     /// Parked for an hour with a receiver's jitter: no trip, no distance, one stay (open at the
     /// end, so printed as no closed stay and named in the summary).

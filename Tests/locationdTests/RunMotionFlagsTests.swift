@@ -8,7 +8,7 @@ import Testing
 
 /// `locationd run --stay-distance/--stay-duration/--stay-gap/--max-speed`: checked as the
 /// configuration keys are, and above the environment and the file, in a real daemon.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct RunMotionFlagsTests {
     /// A flag beats the environment, which beats the file, for each threshold.
     @Test func flagsBeatTheEnvironmentWhichBeatsTheFile() throws {

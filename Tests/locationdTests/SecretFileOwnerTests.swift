@@ -7,7 +7,7 @@ import Testing
 /// A secret file the daemon's user cannot read, as `0600 root` is for the packaged
 /// service's user: one line that says so and what works, exit 66. The daemon runs as
 /// another user (nobody), from a copy of the binary that user can reach; only as root.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct SecretFileOwnerTests {
     @Test(.enabled(if: getuid() == 0, "runs the daemon as another user (setpriv), which needs root"))
     func aPasswordTheDaemonsUserCannotReadSaysWhatWorks() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// Mosquitto, a region entered and its hook run, the control socket, SIGHUP and SIGTERM.
 /// Every system call, written path, address family and namespace the daemon used must
 /// be one the unit allows, so that the restrictions cannot break it where systemd runs it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServiceSandboxTests {
     @Test func aWholeDaemonSessionStaysInsideTheUnitsSandbox() async throws {
         try #require(

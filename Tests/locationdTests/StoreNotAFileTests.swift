@@ -6,7 +6,7 @@ import Testing
 
 /// A store's path that holds a directory: one line saying so, not SQLite's "disk I/O
 /// error", from the commands that read the store (exit 66) and from the daemon (exit 73).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct StoreNotAFileTests {
     /// A data directory whose `name` is a directory, and the line that says so.
     static func dataDirectory(in directory: borrowing TemporaryDirectory, with name: String) throws -> (String, String)

@@ -10,7 +10,7 @@ import Testing
 /// A timeline answer is bounded before anything is read: a range holding more stays and
 /// trips than one answer holds is refused with the count, over HTTP and on the control
 /// socket, and the daemon builds no answer for it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimelineAnswerBoundTests {
     static let day = Date(timeIntervalSince1970: 1_794_960_000)
 

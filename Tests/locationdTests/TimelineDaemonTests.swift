@@ -9,7 +9,7 @@ import Testing
 
 /// The timeline in a real daemon: a replayed track, a real SIGKILL, a restart, and the
 /// `timeline` command reading and rebuilding what it stored.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimelineDaemonTests {
     /// Stays of 6 s and hops of 120 m, for thresholds of 3 s and 30 m.
     static func track() -> GeneratedTrack {

@@ -10,7 +10,7 @@ import Testing
 /// Fixes dated far from their neighbours in a real daemon: a fix dated 2099 costs one fix,
 /// is logged once and counted in the status, and a timeline saved with a last fix in 2099
 /// does not stop a restarted daemon.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimelineMisdatedDaemonTests {
     /// 2099-01-01T00:00:00Z.
     static let future = 4_070_908_800.0

@@ -8,7 +8,7 @@ import Testing
 
 /// `locationd timeline` as a table, read from a timeline file, and `--rebuild` of what
 /// `tracks/` holds.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimelineTableTests {
     struct Fix {
         var seconds: Double

@@ -11,7 +11,7 @@ import Testing
 /// 100 km/h, each closed below) and on trips of every speed; and the mode where a trip is
 /// shown (its JSON and text lines).
 @Suite(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     .enabled(if: trackintelMissing == nil, Comment(rawValue: trackintelMissing ?? "")))
 struct TransportModeTests {
     static let script = Repository.path("scripts/trackintel-modes")
