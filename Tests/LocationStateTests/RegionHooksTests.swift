@@ -48,6 +48,25 @@ struct RegionHooksTests {
         #expect(log.messages(at: .error).count == 1)
     }
 
+    /// A hook holds its standard streams and none of the daemon's other descriptors: the
+    /// end of a pipe this process holds (not close-on-exec, like SwiftNIO's sockets) is
+    /// not among the hook's.
+    @Test func aHookHoldsNoneOfTheDaemonsDescriptors() async throws {
+        let held = Pipe()
+        let heldName = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(held.fileHandleForWriting.fileDescriptor)")
+        #expect(heldName.hasPrefix("pipe:"))
+        try await withTemporaryDirectory { directory in
+            let output = directory + "/descriptors"
+            let command = ["/bin/sh", "-c", #"for f in /proc/$$/fd/*; do readlink "$f"; done > "$0"; exit 0"#, output]
+            #expect(try await Self.outcome(of: command) == .exited(0))
+            let names = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(names.contains("/dev/null"), "\(names)")
+            #expect(!names.contains(heldName), "\(names)")
+            #expect(!names.contains { $0.hasPrefix("socket:") || $0.hasPrefix("anon_inode:") }, "\(names)")
+        }
+    }
+
     /// The event reaches the command in its environment, and nothing of it is parsed
     /// by a shell: the name with `$HOME; rm` arrives as written.
     @Test func theEventIsInTheEnvironment() async throws {

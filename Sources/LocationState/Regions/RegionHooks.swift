@@ -16,7 +16,8 @@ import Logging
 ///
 /// A command is an argument vector (the first element an absolute path, or a name
 /// looked up in `PATH`); it is spawned with `posix_spawn` in a process group of its
-/// own, stdin from `/dev/null`, stdout and stderr those of the daemon, and these
+/// own, stdin from `/dev/null`, stdout and stderr those of the daemon and no other of its
+/// descriptors (its listening sockets and database files among them), and these
 /// variables added to the daemon's environment: `LOCATIOND_EVENT` (`enter`/`leave`),
 /// `LOCATIOND_REGION_ID`, `LOCATIOND_REGION_NAME`, `LOCATIOND_TIME` (ISO 8601),
 /// `LOCATIOND_LAT`, `LOCATIOND_LON`, `LOCATIOND_EPH` (when known) and
@@ -150,6 +151,10 @@ public final class RegionHooks: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // A hook that leaves a process behind (`cmd &`) would otherwise keep the daemon's
+        // HTTP and control sockets listening after it stopped, and a daemon started again
+        // could not bind them.
+        _ = Self.addCloseFrom?(&actions, 3)
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -184,6 +189,21 @@ public final class RegionHooks: Sendable {
         if exitStatus & 0x7F == 0 { return .exited((exitStatus >> 8) & 0xFF) }
         return .signalled(exitStatus & 0x7F)
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up once:
+    /// the Glibc module does not declare it (a GNU extension); nil where the C library has none.
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            #if canImport(Glibc)
+                // RTLD_DEFAULT, the global scope, where the C library is.
+                guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+            #else
+                return nil
+            #endif
+        }()
 
     private func report(_ outcome: Outcome, command: [String], event: RegionEvent) {
         let hook = "on-\(event.kind.rawValue) hook \(command[0]) for region '\(event.region)'"
