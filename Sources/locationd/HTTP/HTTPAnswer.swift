@@ -11,11 +11,16 @@ enum HTTPAnswer {
 
     /// ``text(_:contentType:status:)`` with the body's bytes.
     static func bytes(_ body: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.cacheControl] = "no-store"
-        headers[.xContentTypeOptions] = "nosniff"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        Response(status: status, headers: fields(contentType: contentType), body: ResponseBody(byteBuffer: body))
+    }
+
+    /// The header fields of every answer: its type, never cached, never sniffed.
+    static func fields(contentType: String) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.contentType] = contentType
+        fields[.cacheControl] = "no-store"
+        fields[.xContentTypeOptions] = "nosniff"
+        return fields
     }
 
     /// A JSON object or array.

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import LocationStores
 
 /// What every request passes first: its `Host` (``HTTPAllowedHosts``, 421 otherwise),
@@ -19,31 +20,42 @@ struct HTTPGuard: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard hosts.allows(request.head.authority, port: context.channel.localAddress?.port) else {
-            let host = request.head.authority.map { "'\($0.prefix(100))'" } ?? "none"
-            return HTTPAnswer.error(
-                .misdirectedRequest,
-                "this server does not answer for the host \(host); name it in http-allowed-hosts to serve it")
-        }
-        if let token {
-            guard let offered = Self.offeredToken(request) else {
-                return HTTPAnswer.error(.unauthorized, "a bearer token is required (Authorization: Bearer TOKEN)")
-            }
-            guard Self.constantTimeEqual(Array(offered.utf8), token) else {
-                return HTTPAnswer.error(.unauthorized, "the bearer token is not valid")
-            }
-        }
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
-            return HTTPAnswer.error(.contentTooLarge, "request bodies are limited to \(maxBodyBytes) bytes")
-        }
-        if request.headers[.transferEncoding] != nil {
-            return HTTPAnswer.error(.contentTooLarge, "request bodies are limited to \(maxBodyBytes) bytes")
+        if let (status, reason) = refusal(request.head, localPort: context.channel.localAddress?.port) {
+            return HTTPAnswer.error(status, reason)
         }
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
             return HTTPAnswer.error(error.status, error.body ?? Self.reason(for: error.status, request))
         }
+    }
+
+    /// Why `head`, received on `localPort`, is refused before any route sees it, or nil
+    /// when it passes: what ``handle(_:context:next:)`` answers, and what ``HTTPFastLast``
+    /// asks before it answers on its own.
+    func refusal(_ head: HTTPRequest, localPort: Int?) -> (HTTPResponse.Status, String)? {
+        guard hosts.allows(head.authority, port: localPort) else {
+            let host = head.authority.map { "'\($0.prefix(100))'" } ?? "none"
+            return (
+                .misdirectedRequest,
+                "this server does not answer for the host \(host); name it in http-allowed-hosts to serve it"
+            )
+        }
+        if let token {
+            guard let offered = Self.offeredToken(head) else {
+                return (.unauthorized, "a bearer token is required (Authorization: Bearer TOKEN)")
+            }
+            guard Self.constantTimeEqual(Array(offered.utf8), token) else {
+                return (.unauthorized, "the bearer token is not valid")
+            }
+        }
+        if let length = head.headerFields[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
+            return (.contentTooLarge, "request bodies are limited to \(maxBodyBytes) bytes")
+        }
+        if head.headerFields[.transferEncoding] != nil {
+            return (.contentTooLarge, "request bodies are limited to \(maxBodyBytes) bytes")
+        }
+        return nil
     }
 
     /// The reason given when a handler gave none.
@@ -56,15 +68,15 @@ struct HTTPGuard: RouterMiddleware {
     }
 
     /// The token from `Authorization: Bearer …`, else from `?access_token=…`.
-    private static func offeredToken(_ request: Request) -> Substring? {
-        if let header = request.headers[.authorization] {
+    private static func offeredToken(_ head: HTTPRequest) -> Substring? {
+        if let header = head.headerFields[.authorization] {
             let prefix = "Bearer "
             guard header.count > prefix.count, header.prefix(prefix.count).lowercased() == prefix.lowercased() else {
                 return nil
             }
             return header.dropFirst(prefix.count)
         }
-        return request.uri.queryParameters["access_token"]
+        return URI(head.path ?? "").queryParameters["access_token"]
     }
 
     /// Whether two byte strings are equal, in a time that depends on `expected`'s length only.

@@ -65,12 +65,14 @@ struct HTTPRoutes: Sendable {
 
     // MARK: - Fix and status
 
-    /// `?LAST;`'s answer with `code`, the exit status `locationd last` would give:
-    /// 0 a current fix, 3 a stale or restored one, 4 none.
+    private func last() -> Response { HTTPAnswer.json(lastBody()) }
+
+    /// `/api/v1/last`'s body: `?LAST;`'s answer with `code`, the exit status `locationd
+    /// last` would give: 0 a current fix, 3 a stale or restored one, 4 none.
     ///
     /// Built on the answer's UTF-8 bytes: `dropLast()` on the `String` counted its
     /// characters from the start, a fifth of the server's work for each request.
-    private func last() -> Response {
+    func lastBody() -> ByteBuffer {
         let answer = responder.last()
         func ends(with suffix: String) -> Bool {
             answer.utf8.count >= suffix.utf8.count && answer.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
@@ -85,7 +87,7 @@ struct HTTPRoutes: Sendable {
         var body = ByteBuffer(string: answer)
         body.moveWriterIndex(to: body.writerIndex - 1)
         body.writeString(#","code":\#(code)}"#)
-        return HTTPAnswer.json(body)
+        return body
     }
 
     /// `?STATUS;`'s answer with the tiles logged per zoom.

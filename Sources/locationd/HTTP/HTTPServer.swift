@@ -23,18 +23,25 @@ enum HTTPServer {
         var idleTimeout: TimeAmount = .seconds(30)
     }
 
-    /// A server of `router` on `address`, within `limits`.
+    /// A server of `router` on `address`, within `limits`; `GET /api/v1/last` answered
+    /// early with `lastBody` when `requestGuard` passes it (``HTTPFastLast``).
     static func make(
-        router: Router<HTTPRequestContext>, address: BindAddress, limits: Limits, logger: Logger,
+        router: Router<HTTPRequestContext>, address: BindAddress, limits: Limits,
+        fastLast: (requestGuard: HTTPGuard, lastBody: @Sendable () -> ByteBuffer)? = nil, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) throws -> any Service {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
             maxHeaderFieldCount: limits.maxHeaderFields)
         let responder = router.buildResponder()
-        return try HTTPServerBuilder.http1(
-            configuration: .init(idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
-        ).buildServer(
+        let configuration = HTTP1Channel.Configuration(
+            idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
+        let builder = HTTPServerBuilder { responder in
+            let http1 = HTTP1Channel(responder: responder, configuration: configuration)
+            guard let fastLast else { return http1 }
+            return HTTP1FastLastChannel(http1: http1, requestGuard: fastLast.requestGuard, body: fastLast.lastBody)
+        }
+        return try builder.buildServer(
             configuration: ServerConfiguration(
                 address: address, backlog: limits.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),

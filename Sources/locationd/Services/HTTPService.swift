@@ -34,11 +34,14 @@ struct HTTPService: Service {
     /// The routes behind the guard (token, bodies, unknown paths), as the server answers them.
     func router() -> Router<HTTPRequestContext> {
         let router = Router(context: HTTPRequestContext.self)
-        router.add(
-            middleware: HTTPGuard(
-                hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes))
+        router.add(middleware: requestGuard)
         routes.add(to: router)
         return router
+    }
+
+    /// What every request passes first.
+    var requestGuard: HTTPGuard {
+        HTTPGuard(hosts: HTTPAllowedHosts(configuration), token: token, maxBodyBytes: limits.maxBodyBytes)
     }
 
     func run() async throws {
@@ -48,7 +51,7 @@ struct HTTPService: Service {
         let (authenticated, boundURL) = (token != nil, boundURL)
         let server = try HTTPServer.make(
             router: router, address: .hostname(configuration.host, port: configuration.port), limits: limits,
-            logger: logger,
+            fastLast: (requestGuard, routes.lastBody), logger: logger,
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port
