@@ -161,7 +161,8 @@ struct HTTPFastLastTests {
         }
         // The early answer and the router's have the same fields, in the same order.
         #expect(answers[4].names == answers[5].names)
-        #expect(answers[4].names == ["content-type", "cache-control", "x-content-type-options", "content-length", "date"])
+        #expect(
+            answers[4].names == ["content-type", "cache-control", "x-content-type-options", "content-length", "date"])
         #expect(try await daemon.stop().status == 0)
     }
 

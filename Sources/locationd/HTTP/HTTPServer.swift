@@ -47,7 +47,8 @@ enum HTTPServer {
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
             responder: { request, writer, channel in
-                let context = HTTPRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let context = HTTPRequestContext(
+                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
