@@ -166,6 +166,41 @@ struct HTTPFastLastTests {
         #expect(try await daemon.stop().status == 0)
     }
 
+    @Test func aClientAskingOnlyForTheFixStaysConnectedWhileItAsks() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try await PageServer(directory: directory.path, idleTimeout: .seconds(4))
+        defer { server.stop() }
+        let port = server.port
+        // Eight requests a second apart on one connection, twice the idle timeout: each
+        // counts as activity for Hummingbird's connection-state handler.
+        let (statuses, closedWhenIdle) = try await offThePool {
+            let handle = try connectTCP(port: port, receiveTimeout: 60)
+            var statuses: [Int] = []
+            for index in 0..<8 {
+                if index > 0 { usleep(1_000_000) }
+                try handle.write(contentsOf: Data("GET /api/v1/last HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+                var received = Data()
+                while (try? Self.answers(in: received).count) != 1 {
+                    guard let more = Self.readSome(handle), !more.isEmpty else { return (statuses, false) }
+                    received += more
+                }
+                statuses.append(try Self.answers(in: received)[0].status)
+            }
+            // Then idle: closed by the server (within the receive timeout).
+            return (statuses, Self.readSome(handle) == Data())
+        }
+        #expect(statuses == Array(repeating: 200, count: 8))
+        #expect(closedWhenIdle)
+    }
+
+    /// What one read(2) gives: empty at the end of the stream, nil on an error (a timeout).
+    static func readSome(_ handle: FileHandle) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var count = -1
+        repeat { count = read(handle.fileDescriptor, &buffer, buffer.count) } while count < 0 && errno == EINTR
+        return count >= 0 ? Data(buffer[0..<count]) : nil
+    }
+
     struct Answer {
         var status: Int
         var names: [String]

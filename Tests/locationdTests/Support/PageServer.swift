@@ -32,7 +32,8 @@ final class PageServer: Sendable {
     /// - Parameter everyDay: answer every entry whatever day or range is asked, instead of
     ///   those that overlap it: for entries dated minutes before now, which near midnight
     ///   (UTC) lie partly on the day before the one the page shows.
-    init(directory: String, everyDay: Bool = false) async throws {
+    /// - Parameter idleTimeout: how long a connection may stay idle (the daemon's when nil).
+    init(directory: String, everyDay: Bool = false, idleTimeout: Duration? = nil) async throws {
         let log = CapturedLog()
         let logger = log.logger(level: .notice)
         let context = try DaemonContext.testing(
@@ -53,7 +54,8 @@ final class PageServer: Sendable {
             uplinks: { ControlAnswers.line(uplinks.withLock { $0 }) })
         var configuration = HTTPConfiguration()
         configuration.port = 0
-        let service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
+        var service = HTTPService(configuration: configuration, routes: routes, token: nil, logger: logger)
+        if let idleTimeout { service.limits.idleTimeout = .nanoseconds(Int64(idleTimeout / .nanoseconds(1))) }
         server = Task { try await service.run() }
         let line = try await log.lines.next(within: .seconds(20), "the URL logged") { $0.contains("serving") }
         port = try #require(Int(line.split(separator: ":").last?.prefix(while: \.isNumber) ?? ""))
