@@ -3,6 +3,8 @@ import LocationState
 import LocationTestSupport
 import Testing
 
+@testable import locationd
+
 /// DNS rebinding: the server answers only requests for its own names (the bound address,
 /// `localhost`, loopback's addresses, `http-allowed-hosts`), so that a page whose name
 /// its DNS server points at 127.0.0.1 cannot read the token-less loopback API.
@@ -12,6 +14,34 @@ struct HTTPHostTests {
     private static func last(port: Int, host: String) async throws -> HTTPTestClient.Answer {
         try await HTTPTestClient(port: port).send(
             Data("GET /api/v1/last HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8))
+    }
+
+    /// `Host` read as RFC 9110 and RFC 3986 write it: names in any case, one trailing dot,
+    /// a port of digits that must be the one the request came in on, IPv6 in brackets.
+    @Test func aHostIsReadAsTheRFCsWriteIt() {
+        var configuration = HTTPConfiguration()
+        configuration.allowedHosts = ["gps.example.org", "München.example"]
+        let loopback = HTTPAllowedHosts(configuration)
+        for host in [
+            "127.0.0.1:8947", "127.0.0.1", "LOCALHOST", "LocalHost:8947", "localhost.", "localhost.:8947",
+            "[::1]:8947", "[::1]", "GPS.Example.ORG", "127.0.0.1:08947", "MÜNCHEN.example", "münchen.example:8947",
+        ] {
+            #expect(loopback.allows(host, port: 8947), "\(host)")
+        }
+        for host in [
+            "", "evil.test", "127.0.0.1:8948", "127.0.0.1:", "127.0.0.1:+8947", "127.0.0.1:8947x", "localhost..",
+            "[::1]:8948", "127.0.0.1.evil.test", "10.0.0.1", "[fe80::1]", "münchen.example:8948",
+            "127.0.0.1:99999999999999999999",
+        ] {
+            #expect(!loopback.allows(host, port: 8947), "\(host)")
+        }
+        #expect(!loopback.allows(nil, port: 8947))
+        configuration.host = "0.0.0.0"
+        let everywhere = HTTPAllowedHosts(configuration)
+        for host in ["10.0.0.1:8947", "[fe80::1]", "192.168.1.20"] {
+            #expect(everywhere.allows(host, port: 8947), "\(host)")
+        }
+        for host in ["[zz]", "10.0.0.256", "evil.test"] { #expect(!everywhere.allows(host, port: 8947), "\(host)") }
     }
 
     @Test func onlyTheServersOwnNamesAreAnswered() async throws {

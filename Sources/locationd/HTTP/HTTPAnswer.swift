@@ -16,11 +16,8 @@ enum HTTPAnswer {
 
     /// The header fields of every answer: its type, never cached, never sniffed.
     static func fields(contentType: String) -> HTTPFields {
-        var fields = HTTPFields()
-        fields[.contentType] = contentType
-        fields[.cacheControl] = "no-store"
-        fields[.xContentTypeOptions] = "nosniff"
-        return fields
+        // Appended, not set: setting a field first looks for one of the same name.
+        [.contentType: contentType, .cacheControl: "no-store", .xContentTypeOptions: "nosniff"]
     }
 
     /// A JSON object or array.

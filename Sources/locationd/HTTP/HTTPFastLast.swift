@@ -80,8 +80,8 @@ final class HTTPFastLast: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ context: ChannelHandlerContext) {
         let body = body()
         var fields = HTTPAnswer.fields(contentType: "application/json")
-        fields[.contentLength] = String(body.readableBytes)
-        fields[.date] = HTTPDate.now()
+        fields.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
+        fields.append(HTTPField(name: .date, value: HTTPDate.now()))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
