@@ -39,14 +39,18 @@ struct HTTPAllowedHosts: Sendable {
     ///
     /// Read on the header's bytes, ASCII letters lowered: every request passes here, and
     /// `lowercased()` and `Character` searches made a tenth of what a request cost
-    /// (docs/performance.md). A name with other than ASCII is lowered as a `String`.
+    /// (docs/performance.md). A name with other than ASCII is lowered as a `String` first.
     func allows(_ authority: String?, port: Int?) -> Bool {
         guard let authority, !authority.isEmpty else { return false }
         var name = Array(authority.utf8)
-        guard name.allSatisfy({ $0 < 0x80 }) else { return allows(lowered: authority.lowercased(), port: port) }
-        for index in name.indices where name[index] >= UInt8(ascii: "A") && name[index] <= UInt8(ascii: "Z") {
-            name[index] |= 0x20
+        if name.allSatisfy({ $0 < 0x80 }) {
+            for index in name.indices where name[index] >= UInt8(ascii: "A") && name[index] <= UInt8(ascii: "Z") {
+                name[index] |= 0x20
+            }
+        } else {
+            name = Array(authority.lowercased().utf8)
         }
+        // `:`, `]` and `.` are single bytes in UTF-8, never part of another character's.
         if name.last != UInt8(ascii: "]"), let colon = name.lastIndex(of: UInt8(ascii: ":")) {
             // RFC 3986's port: digits only (none, or a sign, is refused).
             let digits = name[(colon + 1)...]
@@ -59,23 +63,6 @@ struct HTTPAllowedHosts: Sendable {
         let host = String(decoding: name, as: UTF8.self)
         if names.contains(host) { return true }
         return anyAddress && Self.isAddressLiteral(host[...])
-    }
-
-    /// ``allows(_:port:)`` for an authority already lowered as a `String`.
-    private func allows(lowered authority: String, port: Int?) -> Bool {
-        var name = Substring(authority)
-        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") {
-            let portText = name[name.index(after: colon)...]
-            name = name[..<colon]
-            guard !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
-                let given = Int(portText), port == nil || given == port
-            else {
-                return false
-            }
-        }
-        if name.hasSuffix("."), !name.hasSuffix("..") { name = name.dropLast() }
-        if names.contains(String(name)) { return true }
-        return anyAddress && Self.isAddressLiteral(name)
     }
 
     /// Whether `name` is a dotted IPv4 address or a bracketed IPv6 one.
