@@ -27,7 +27,7 @@ enum HTTPServer {
     /// early with `lastBody` when `requestGuard` passes it (``HTTPFastLast``).
     static func make(
         router: Router<HTTPRequestContext>, address: BindAddress, limits: Limits,
-        fastLast: (requestGuard: HTTPGuard, lastBody: @Sendable () -> ByteBuffer)? = nil, logger: Logger,
+        fastLast: (requestGuard: HTTPGuard, lastBody: @Sendable () -> ByteBuffer), logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) throws -> any Service {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
@@ -37,9 +37,9 @@ enum HTTPServer {
         let configuration = HTTP1Channel.Configuration(
             idleTimeout: limits.idleTimeout, httpDecoderConfiguration: decoder)
         let builder = HTTPServerBuilder { responder in
-            let http1 = HTTP1Channel(responder: responder, configuration: configuration)
-            guard let fastLast else { return http1 }
-            return HTTP1FastLastChannel(http1: http1, requestGuard: fastLast.requestGuard, body: fastLast.lastBody)
+            HTTP1FastLastChannel(
+                http1: HTTP1Channel(responder: responder, configuration: configuration),
+                requestGuard: fastLast.requestGuard, body: fastLast.lastBody)
         }
         return try builder.buildServer(
             configuration: ServerConfiguration(
