@@ -21,7 +21,8 @@ struct OdometerCommand: ParsableCommand {
         defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the odometer's reading now.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print the odometer's reading now.")
 
         @Flag(help: "Print one JSON object.")
         var json = false
@@ -43,6 +44,7 @@ struct OdometerCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set the odometer to read KM now (a vehicle's odometer), replacing any earlier setting.",
             discussion: """
                 During a trip the setting counts from the trip's start, less what it has covered. \

@@ -21,7 +21,8 @@ struct PlacesCommand: ParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the places, most time first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the places, most time first.")
 
         @Flag(help: "One PLACE JSON object per line.")
         var json = false
@@ -47,6 +48,7 @@ struct PlacesCommand: ParsableCommand {
 
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rename",
             abstract: "Name a place (an empty name takes yours away); your name wins everywhere the place shows.")
 
         @Argument(help: ArgumentHelp("The place's id (`locationd places`).", valueName: "id"))
