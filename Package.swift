@@ -148,7 +148,10 @@ let package = Package(
         ),
         .testTarget(
             name: "locationdTests",
-            dependencies: ["LocationTestSupport", "locationd", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: [
+                "LocationTestSupport", "locationd", .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
