@@ -135,4 +135,56 @@ struct ReplayProviderTests {
         #expect(throws: CancellationError.self) { try result.get() }
         #expect((700..<900).contains(seen.withLock { $0 }))
     }
+
+    /// Several files play one after the other as one track: each file's reports in order, a
+    /// segment break (`.noFix(nil)`) before each file that follows one with fixes, none
+    /// before the first fix, and `fileEnded` between the files; each file counted on its
+    /// own, whatever its format.
+    @Test func filesPlayOneAfterTheOtherAsOneTrack() async throws {
+        try await withTemporaryDirectory { directory in
+            let empty = directory + "/empty.nmea"
+            try Data().write(to: URL(fileURLWithPath: empty))
+            let walk = Repository.sampleTrack("walk.nmea")
+            let gpx = directory + "/point.gpx"
+            try Data(
+                """
+                <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">\
+                <trk><trkseg><trkpt lat="47.5" lon="8.5"><time>2026-05-14T10:00:00Z</time></trkpt></trkseg></trk></gpx>
+                """.utf8
+            ).write(to: URL(fileURLWithPath: gpx))
+            let provider = ReplayProvider(paths: [empty, walk, gpx], options: .init(speed: nil))
+            var events: [ProviderEvent] = []
+            var ends: [(file: Int, events: Int)] = []
+            let statistics = try await provider.replayFiles({ events.append($0) }) { ends.append(($0, events.count)) }
+
+            #expect(ends.map(\.file) == [0, 1, 2])
+            #expect(ends.map(\.events) == [1, 301, 303])
+            #expect(events.first == .connected)
+            #expect(fixes(Array(events[1..<301])).count == 300)
+            #expect(events[301] == .noFix(nil))
+            let last = try #require(fixes([events[302]]).first)
+            #expect(last.lat == 47.5 && last.time.map(UTCCalendar.iso8601) == "2026-05-14T10:00:00.000Z")
+            #expect(statistics.map(\.records) == [0, 600, 1])
+            #expect(statistics.map(\.fixes) == [0, 300, 1])
+            #expect(statistics.map(\.record) == [.sentence, .sentence, .trackPoint])
+            let total = try await provider.replay { _ in }
+            #expect(total.records == 601 && total.fixes == 301)
+        }
+    }
+
+    /// A file that is missing or a directory, anywhere in the list, ends the replay before
+    /// any report, with the error that names it.
+    @Test func aBadFileAnywhereEndsTheReplayBeforeAnyFix() async throws {
+        let walk = Repository.sampleTrack("walk.nmea")
+        for bad in ["/nonexistent/track.nmea", NSTemporaryDirectory()] {
+            var events: [ProviderEvent] = []
+            let provider = ReplayProvider(paths: [walk, walk, bad], options: .init(speed: nil))
+            await #expect {
+                _ = try await provider.replayFiles { events.append($0) }
+            } throws: { error in
+                (error as? LocationError).map { "\($0)".contains(bad) } ?? false
+            }
+            #expect(events.isEmpty)
+        }
+    }
 }

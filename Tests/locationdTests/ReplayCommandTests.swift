@@ -1,5 +1,6 @@
 import Foundation
 import LocationTestSupport
+import LocationState
 import Testing
 
 @testable import locationd
@@ -156,6 +157,66 @@ struct ReplayCommandTests {
         #expect(run.status == 66)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "locationd: /nonexistent/track.nmea: no such file; check the path.\n")
+    }
+
+    /// The commute cut in two in the middle of its stop, replayed as two files: the same
+    /// fixes, the same one stay and the same trips as the whole file (the timeline runs on
+    /// across the files), a segment break between them (the status `nofix`, then `live`),
+    /// and a summary line for each file whose counts add up to the whole's.
+    @Test func twoFilesReplayAsTheOneTrackTheyWereCutFrom() async throws {
+        let path = Repository.sampleTrack("commute.nmea")
+        // Bytes, not a String: a String's "\r\n" is one Character, which no "\n" splits.
+        let lines = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))).split(
+            separator: 10, omittingEmptySubsequences: false)
+        let parked = ReplaySampleTracks.commuteTrack().parked
+        let middle = parked.lowerBound.addingTimeInterval(parked.upperBound.timeIntervalSince(parked.lowerBound) / 2)
+        // The whole second of the middle: "2026-09-15T06:58:04", and as NMEA writes it, "065804".
+        let second = UTCCalendar.iso8601(middle).prefix(19)
+        let stamp = second.dropFirst(11).replacingOccurrences(of: ":", with: "")
+        let cut = try #require(lines.firstIndex { $0.starts(with: "$GPGGA,\(stamp)".utf8) })
+        let head = try temporaryFile(Array(lines[..<cut].joined(separator: [10])) + [10])
+        let tail = try temporaryFile(Array(lines[cut...].joined(separator: [10])))
+        defer { for file in [head, tail] { try? FileManager.default.removeItem(atPath: file) } }
+        let flags = ["--speed", "max", "--format", "json", "--timeline"]
+
+        let whole = try await runLocationd(["replay", path] + flags)
+        let split = try await runLocationd(["replay", head, tail] + flags)
+        #expect(whole.status == 0 && split.status == 0, "\(split.stderr)")
+        let kept = { (run: Run, kind: String) in run.stdout.split(separator: "\n").filter { $0.contains(kind) } }
+        // The same fixes, but for the climb of the second file's first: the rate of climb
+        // is read from the fix before it, which a new segment does not have.
+        var fixes = kept(whole, #""class":"TPV""#).map(String.init)
+        let first = try #require(fixes.firstIndex { $0.contains(#""time":"\#(second)"#) })
+        fixes[first] = fixes[first].replacingOccurrences(
+            of: #","climb":-?[0-9.]+"#, with: "", options: .regularExpression)
+        #expect(kept(split, #""class":"TPV""#).map(String.init) == fixes)
+        #expect(kept(whole, #""class":"STAY""#).count == 1)
+        #expect(kept(split, #""class":"STAY""#) == kept(whole, #""class":"STAY""#))
+        #expect(kept(split, #""class":"TRIP""#) == kept(whole, #""class":"TRIP""#))
+        let states = kept(split, #""class":"STATUS""#).map { $0.contains(#""state":"nofix""#) ? "nofix" : "other" }
+        #expect(states.filter { $0 == "nofix" }.count == kept(whole, #""state":"nofix""#).count + 1)
+
+        let summaries = split.stderr.split(separator: "\n").filter { $0.contains("sentences read") }
+        #expect(summaries.count == 2)
+        #expect(summaries.first?.hasPrefix("locationd: \(head): ") == true)
+        #expect(summaries.last?.hasPrefix("locationd: \(tail): ") == true)
+        let read = { (line: Substring) in Int(line.split(separator: ": ")[2].split(separator: " ")[0]) ?? -1 }
+        let wholeRead = try #require(whole.stderr.split(separator: "\n").first { $0.contains("sentences read") })
+        #expect(summaries.map(read).reduce(0, +) == read(wholeRead))
+        #expect(split.stderr.contains("locationd: 2 files: timeline: 1 stay"))
+    }
+
+    /// A missing file among several is found before any fix is replayed: nothing on stdout,
+    /// the one line that names it, exit 66.
+    @Test func aMissingFileAmongSeveralIsFoundFirst() async throws {
+        let walk = Repository.sampleTrack("walk.nmea")
+        let run = try await runLocationd(["replay", walk, "/nonexistent/track.nmea", walk, "--speed", "max"])
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "locationd: /nonexistent/track.nmea: no such file; check the path.\n")
+        let none = try await runLocationd(["replay", "--speed", "max"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("Missing expected argument"))
     }
 
     @Test func directoryIsNoInput() async throws {

@@ -54,7 +54,7 @@ func gpxBenchmark() async throws {
             cpuPerPoint))
     print(String(format: "NMEA (SampleTracks): %d fixes, %.2f us CPU a fix", nmeaFixes, nmeaPerFix))
     let comparison = try StaypointComparison(locationd: locationd, files: files.map(\.url), rounds: 3)
-    print("locationd: \(comparison.ourStays.joined(separator: "; "))")
+    print("locationd: \(comparison.ourStays)")
     print("trackintel: \(comparison.theirStays) staypoints")
     print(
         String(

@@ -3,16 +3,17 @@ import Foundation
 /// `locationd replay --timeline` against gpxpy + trackintel's sliding staypoints
 /// (`scripts/trackintel-staypoints 100 300 900`) on the same GPX files, end to end.
 ///
-/// Ours runs once per file (the command reads one), theirs once for all of them (one
-/// Python start, as a user would run it); `replay` without `--timeline` runs too, for the
-/// motion state's cost. The runs alternate, `rounds` each, and the medians are compared.
+/// Each runs once over all the files, as a user would run it (one `locationd replay` of
+/// the files one after the other as one track; one Python start); `replay` without
+/// `--timeline` runs too, for the motion state's cost. The runs alternate, `rounds` each,
+/// and the medians are compared.
 struct StaypointComparison {
     /// Median seconds: `replay --timeline` over all files, `replay` alone, the peer.
     var ours = 0.0
     var bare = 0.0
     var theirs = 0.0
-    /// locationd's timeline summary of each file, and trackintel's staypoints over all.
-    var ourStays: [String] = []
+    /// locationd's timeline summary, and trackintel's staypoints, over all the files.
+    var ourStays = ""
     var theirStays = 0
 
     init(locationd: URL, files: [URL], rounds: Int) throws {
@@ -21,25 +22,18 @@ struct StaypointComparison {
         var plain: [Double] = []
         var peer: [Double] = []
         for round in 1...rounds {
-            var seconds = (timeline: 0.0, plain: 0.0)
-            ourStays = []
-            for file in files {
-                let ours = try runProcess(
-                    locationd.path, ["replay", file.path, "--speed", "max", "--format", "json", "--timeline"],
-                    stdoutToNull: true)
-                guard ours.status == 0 else {
-                    throw BenchmarkError("locationd replay --timeline failed: \(ours.stderr)")
-                }
-                seconds.timeline += ours.seconds
-                // "locationd: FILE: timeline: 15 stays, ...": the file's name and what follows.
-                let summary = ours.stderr.split(separator: "\n").first { $0.contains("timeline:") }
-                let stays = summary?.range(of: "timeline: ").map { summary![$0.upperBound...] } ?? ""
-                ourStays.append("\(file.lastPathComponent): \(stays)")
-                let bare = try runProcess(
-                    locationd.path, ["replay", file.path, "--speed", "max", "--format", "json"], stdoutToNull: true)
-                guard bare.status == 0 else { throw BenchmarkError("locationd replay failed: \(bare.stderr)") }
-                seconds.plain += bare.seconds
-            }
+            let paths = files.map(\.path)
+            let ours = try runProcess(
+                locationd.path, ["replay"] + paths + ["--speed", "max", "--format", "json", "--timeline"],
+                stdoutToNull: true)
+            guard ours.status == 0 else { throw BenchmarkError("locationd replay --timeline failed: \(ours.stderr)") }
+            // "locationd: FILE (or N files): timeline: 15 stays, ...": what follows "timeline: ".
+            let summary = ours.stderr.split(separator: "\n").first { $0.contains("timeline:") }
+            ourStays = summary?.range(of: "timeline: ").map { String(summary![$0.upperBound...]) } ?? ""
+            let bare = try runProcess(
+                locationd.path, ["replay"] + paths + ["--speed", "max", "--format", "json"], stdoutToNull: true)
+            guard bare.status == 0 else { throw BenchmarkError("locationd replay failed: \(bare.stderr)") }
+            let seconds = (timeline: ours.seconds, plain: bare.seconds)
             timeline.append(seconds.timeline)
             plain.append(seconds.plain)
             let reference = try runProcess(

@@ -21,7 +21,7 @@ func timelineBenchmark() async throws {
     let points = try CommuterTrack(days: 3, interval: 5).write(to: file)
     let commuter = try StaypointComparison(locationd: locationd, files: [file], rounds: 3)
     print("track: \(points) points over 3 days (GPX)")
-    print("locationd: \(commuter.ourStays.joined(separator: "; "))")
+    print("locationd: \(commuter.ourStays)")
     print("trackintel: \(commuter.theirStays) staypoints")
     print(
         String(
@@ -35,7 +35,7 @@ func timelineBenchmark() async throws {
     let real = try StaypointComparison(locationd: locationd, files: logged.map(\.url), rounds: 3)
     let loggedPoints = logged.reduce(0) { $0 + $1.points }
     print("logger files: \(logged.count) files, \(loggedPoints) points, a day each (GPX as loggers write it)")
-    print("locationd: \(real.ourStays.joined(separator: "; "))")
+    print("locationd: \(real.ourStays)")
     print("trackintel: \(real.theirStays) staypoints")
     print(
         String(

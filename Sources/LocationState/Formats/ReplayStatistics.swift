@@ -71,15 +71,14 @@ public struct ReplayStatistics: Sendable, Hashable {
         set { skipped[reason] = newValue }
     }
 
-    /// Adds another run's counts to these (for `--loop`).
+    /// Adds another run's counts to these (for `--loop`, or several files).
     public mutating func add(_ other: ReplayStatistics) {
         records += other.records
         fixes += other.fixes
         skipped.merge(other.skipped, uniquingKeysWith: +)
         impossibleTimes += other.impossibleTimes
         stopReason = stopReason ?? other.stopReason
-        validation.rejected.merge(other.validation.rejected, uniquingKeysWith: +)
-        validation.dropped.merge(other.validation.dropped, uniquingKeysWith: +)
+        validation.add(other.validation)
     }
 
     /// One line, in the format's terms:

@@ -18,6 +18,26 @@ public struct ValidationCounts: Sendable, Hashable {
         for problem in validation.dropped { dropped[problem.field, default: 0] += 1 }
     }
 
+    /// Adds `other`'s counts to these.
+    public mutating func add(_ other: ValidationCounts) {
+        rejected.merge(other.rejected, uniquingKeysWith: +)
+        dropped.merge(other.dropped, uniquingKeysWith: +)
+    }
+
+    /// What was counted since `earlier`, an earlier reading of the same counts.
+    public func since(_ earlier: ValidationCounts) -> ValidationCounts {
+        func difference(_ now: [String: Int], _ then: [String: Int]) -> [String: Int] {
+            now.reduce(into: [:]) { result, entry in
+                let count = entry.value - (then[entry.key] ?? 0)
+                if count > 0 { result[entry.key] = count }
+            }
+        }
+        var counts = ValidationCounts()
+        counts.rejected = difference(rejected, earlier.rejected)
+        counts.dropped = difference(dropped, earlier.dropped)
+        return counts
+    }
+
     /// `2 impossible fixes rejected (lat 2), 3 fields dropped (altMSL 2, speed 1)`; the
     /// parts with a count of 0 left out, empty when both are.
     public var summary: String {

@@ -35,11 +35,29 @@ package final class ReplayFile {
         let (descriptor, info) = try SystemCall.openForReading(path)
         if (info.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw .fileUnreadable(path: path, reason: "it is a directory, not a track file")
+            throw .fileUnreadable(path: path, reason: ReplayFile.directory)
         }
         self.descriptor = descriptor
         self.size = (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
         buffer = .allocate(byteCount: ReplayFile.chunkSize, alignment: 16)
+    }
+
+    /// Why a directory cannot be replayed.
+    private static let directory = "it is a directory, not a track file"
+
+    /// Checks, without opening it (a FIFO's writer would see its reader go), that `path`
+    /// is there, readable and no directory, as ``init(path:)`` would find it; returns its
+    /// size in bytes (0 for pipes and devices).
+    package static func check(path: String) throws(LocationError) -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .fileUnreadable(path: path, reason: directory) }
+        guard access(path, R_OK) == 0 else { throw .fileUnreadable(path: path, reason: SystemCall.message(errno)) }
+        return (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
     }
 
     deinit {
@@ -67,13 +85,5 @@ package final class ReplayFile {
             if code == EINTR { continue }
             throw .fileUnreadable(path: path, reason: SystemCall.message(code))
         }
-    }
-
-    /// Starts over from the first byte (for `--loop`).
-    package func rewind() throws(LocationError) {
-        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-            throw .fileUnreadable(path: path, reason: "cannot seek back to the start to loop")
-        }
-        atStart = true
     }
 }

@@ -8,7 +8,9 @@ import LocationState
 /// stamped `source: replay` and paced by their recorded times divided by
 /// ``Options/speed`` (no pacing when it is nil: as fast as possible). A jump back in
 /// time (the next loop, a receiver reset) restarts the pacing clock. With
-/// ``Options/loop`` the file plays again from the start until the task is cancelled.
+/// ``Options/loop`` the file plays again from the start (opened again) until the task is
+/// cancelled, or a pass finds nothing to replay. Several files play one after the other
+/// as one track (``init(paths:options:progress:)``).
 public struct ReplayProvider: LocationProvider {
     /// How to replay.
     public struct Options: Sendable, Hashable {
@@ -35,14 +37,27 @@ public struct ReplayProvider: LocationProvider {
         }
     }
 
-    /// The path of the file to replay.
-    public let path: String
+    /// The paths of the files to replay, one after the other as one track.
+    public let paths: [String]
+    /// The path of the first file to replay (the only one, for a provider of one file).
+    public var path: String { paths[0] }
     public let options: Options
-    /// Called after each chunk with (bytes read in this pass, file size in bytes).
+    /// Called after each chunk with (bytes read in this pass, bytes of every file together).
     private let progress: (@Sendable (Int64, Int64) -> Void)?
 
     public init(path: String, options: Options = Options(), progress: (@Sendable (Int64, Int64) -> Void)? = nil) {
-        self.path = path
+        self.init(paths: [path], options: options, progress: progress)
+    }
+
+    /// Replays `paths` one after the other, as one track: each file's format detected on its
+    /// own (or ``Options/format`` for every one), each file after the first starting a new
+    /// segment (a `.noFix(nil)` report when the file before it had fixes), as a GPX
+    /// `trkseg` does; with ``Options/loop``, all of them again.
+    ///
+    /// - Precondition: `paths` is not empty.
+    public init(paths: [String], options: Options = Options(), progress: (@Sendable (Int64, Int64) -> Void)? = nil) {
+        precondition(!paths.isEmpty, "a replay needs a file")
+        self.paths = paths
         self.options = options
         self.progress = progress
     }
@@ -51,55 +66,90 @@ public struct ReplayProvider: LocationProvider {
         _ = try await replay(emit)
     }
 
-    /// Replays the file once (or until cancelled with `loop`) and returns the counts of the whole run.
+    /// Replays the files once (or until cancelled with `loop`) and returns the counts of the
+    /// whole run, every file's together.
     ///
-    /// - Throws: ``LocationError`` when the file cannot be opened or read; `CancellationError`
+    /// - Throws: ``LocationError`` when a file cannot be opened or read; `CancellationError`
     ///   when the task is cancelled while pacing.
     public func replay(_ emit: (ProviderEvent) -> Void) async throws -> ReplayStatistics {
-        let file = try ReplayFile(path: path)
+        let files = try await replayFiles(emit)
+        return files.dropFirst().reduce(into: files[0]) { $0.add($1) }
+    }
+
+    /// Replays the files once (or until cancelled with `loop`) and returns the counts of each
+    /// file, in the order of ``paths`` (with `loop`, each file's passes added up).
+    ///
+    /// Every file is checked before the first is read, so that a missing or unreadable one
+    /// ends the replay before any fix. `fileEnded` is called with a file's index after its
+    /// last report was emitted, before the next file's first.
+    ///
+    /// - Throws: ``LocationError`` when a file cannot be opened or read; `CancellationError`
+    ///   when the task is cancelled while pacing.
+    public func replayFiles(
+        _ emit: (ProviderEvent) -> Void, fileEnded: (Int) -> Void = { _ in }
+    ) async throws -> [ReplayStatistics] {
+        var size: Int64 = 0
+        for path in paths { size += try ReplayFile.check(path: path) }
         emit(.connected)
-        var total: ReplayStatistics?
+        var totals: [ReplayStatistics?] = Array(repeating: nil, count: paths.count)
         var pacer = Pacer(speed: options.speed)
+        /// Whether a fix was emitted since the last segment break.
+        var fixSinceBreak = false
+        var replayed: Bool
         repeat {
-            var format = options.format
-            var decoder: (any ReplayDecoding)?
+            replayed = false
             var done: Int64 = 0
-            var pending: [ProviderEvent] = []
-            while try file.next({ chunk in
-                if decoder == nil {
-                    let detected = format ?? ReplayFormat.detect(chunk.prefix(4096))
-                    format = detected
-                    decoder = detected.makeDecoder(source: options.source, device: options.device)
+            for (index, path) in paths.enumerated() {
+                if index > 0, fixSinceBreak { emit(.noFix(nil)) }
+                fixSinceBreak = false
+                let statistics = try await replay(
+                    ReplayFile(path: path), pacer: &pacer, done: &done, size: size
+                ) { event in
+                    if case .fix = event { fixSinceBreak = true }
+                    emit(event)
                 }
-                done += Int64(chunk.count)
-                if options.speed == nil {
-                    decoder!.decode(chunk) { emit(ProviderEvent($0)) }
-                } else {
-                    decoder!.decode(chunk) { pending.append(ProviderEvent($0)) }
-                }
-            }) {
-                progress?(done, file.size)
-                for event in pending { try await pacer.wait(for: event); emit(event) }
-                pending.removeAll(keepingCapacity: true)
-                try Task.checkCancellation()
+                if totals[index] == nil { totals[index] = statistics } else { totals[index]!.add(statistics) }
+                replayed = replayed || statistics.records > 0
+                fileEnded(index)
             }
-            if var finishing = decoder {
-                if options.speed == nil {
-                    finishing.finish { emit(ProviderEvent($0)) }
-                } else {
-                    finishing.finish { pending.append(ProviderEvent($0)) }
-                    for event in pending { try await pacer.wait(for: event); emit(event) }
-                    pending.removeAll()
-                }
-                if total == nil { total = finishing.statistics } else { total!.add(finishing.statistics) }
+            if options.loop { try Task.checkCancellation() }
+        } while options.loop && replayed
+        return totals.map { $0! }
+    }
+
+    /// Replays one file once; `done` counts the bytes read in this pass of every file.
+    private func replay(
+        _ file: ReplayFile, pacer: inout Pacer, done: inout Int64, size: Int64, _ emit: (ProviderEvent) -> Void
+    ) async throws -> ReplayStatistics {
+        let format = options.format
+        var decoder: (any ReplayDecoding)?
+        var pending: [ProviderEvent] = []
+        while try file.next({ chunk in
+            if decoder == nil {
+                decoder = (format ?? ReplayFormat.detect(chunk.prefix(4096))).makeDecoder(
+                    source: options.source, device: options.device)
             }
-            if options.loop {
-                try Task.checkCancellation()
-                try file.rewind()
+            done += Int64(chunk.count)
+            if options.speed == nil {
+                decoder!.decode(chunk) { emit(ProviderEvent($0)) }
+            } else {
+                decoder!.decode(chunk) { pending.append(ProviderEvent($0)) }
             }
-        } while options.loop && (total?.records ?? 0) > 0
+        }) {
+            progress?(done, size)
+            for event in pending { try await pacer.wait(for: event); emit(event) }
+            pending.removeAll(keepingCapacity: true)
+            try Task.checkCancellation()
+        }
         // An empty file is read as the format it would have been detected as.
-        return total ?? (options.format ?? .nmea).makeDecoder().statistics
+        guard var finishing = decoder else { return (format ?? .nmea).makeDecoder().statistics }
+        if options.speed == nil {
+            finishing.finish { emit(ProviderEvent($0)) }
+        } else {
+            finishing.finish { pending.append(ProviderEvent($0)) }
+            for event in pending { try await pacer.wait(for: event); emit(event) }
+        }
+        return finishing.statistics
     }
 
     /// Sleeps until each fix is due: recorded time since the first fix, divided by the speed.

@@ -9,18 +9,23 @@ import LocationState
     import Glibc
 #endif
 
-/// `locationd replay FILE`: runs a recorded track through the fix pipeline and prints the fixes.
+/// `locationd replay FILE...`: runs recorded tracks through the fix pipeline, one after the
+/// other as one track, and prints the fixes.
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a recorded track (NMEA, gpsd JSON or GPX) and print its fixes.",
+        abstract: "Replay recorded tracks (NMEA, gpsd JSON or GPX) and print their fixes.",
         discussion: """
+            Several files play one after the other, in the order given, as one track (one timeline \
+            across them), each file's format detected on its own and each file after the first \
+            starting a new segment. \
             Fixes go through the daemon's coordinator, on a clock that follows the track's own time, \
             and are printed on stdout with the status changes the daemon would have shown \
             (stale after a gap longer than --freshness-timeout, no fix, live again); \
-            a summary in the format's terms (sentences, track points or reports read, fixes, what was \
-            skipped and why) goes to stderr. \
-            Exit status 0 when the file was read, whatever it contained; 66 when it cannot be read; \
+            a summary of each file in the format's terms (sentences, track points or reports read, fixes, \
+            what was skipped and why) goes to stderr. \
+            Exit status 0 when the files were read, whatever they contained; 66 when one cannot be read \
+            (checked for every file before the first is replayed); \
             73 when --data-dir cannot be written (a store that is a symbolic link, a full disk); \
             130 (SIGINT) or 143 (SIGTERM) when interrupted, after printing and storing every fix replayed \
             so far and closing the GeoJSON or GPX document. A paced replay (not --speed max) and output \
@@ -28,8 +33,8 @@ struct ReplayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The track file to replay.")
-    var file: String
+    @Argument(help: ArgumentHelp("The track files to replay, one after the other as one track.", valueName: "file"))
+    var files: [String] = []
 
     @Option(help: "The file's format: nmea, json (gpspipe -w) or gpx (default: detected from its content).")
     var input: ReplayInputFormat?
@@ -88,13 +93,17 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var thresholds: TimelineThresholds
 
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
+    }
+
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
         let progress = ReplayProgress.forTerminal()
         let options = ReplayProvider.Options(format: input?.format, speed: speed.factor, loop: loop)
         var report: (@Sendable (Int64, Int64) -> Void)?
         if let progress { report = { done, total in progress.update(done, total) } }
-        let provider = ReplayProvider(path: file, options: options, progress: report)
+        let provider = ReplayProvider(paths: files, options: options, progress: report)
         let listeners: ReplayHistory?
         let monitor: RegionMonitor?
         let motion: ReplayTimeline?
@@ -146,7 +155,19 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         // SIGINT, SIGTERM or SIGHUP stops the replay; what was replayed is still printed and stored.
         let signals = ProcessSignals()
-        let replay = Task { try await provider.replay { pipeline.send($0) } }
+        let replay = Task {
+            var validation = [ValidationCounts](repeating: ValidationCounts(), count: files.count)
+            var counted = ValidationCounts()
+            var statistics = try await provider.replayFiles({ pipeline.send($0) }) { index in
+                // Each file's own share of what the validation found: the counts by its end.
+                pipeline.drain()
+                let counts = pipeline.coordinator.validationCounts
+                validation[index].add(counts.since(counted))
+                counted = counts
+            }
+            for index in statistics.indices { statistics[index].validation = validation[index] }
+            return statistics
+        }
         let interruption = Locked<Int32?>(nil)
         Task.detached {
             for await number in signals.received {
@@ -163,16 +184,19 @@ struct ReplayCommand: AsyncParsableCommand {
         if interrupted == nil, case .failure(let error as LocationError) = result { throw error.exit() }
         let timelineSummary = motion?.finish(to: output)
         output.finish()
-        if let timelineSummary { StandardError.line("locationd: \(file): \(timelineSummary)") }
+        // What is said of the whole run names the one file, or how many.
+        let subject = files.count == 1 ? files[0] : "\(files.count) files"
+        if let timelineSummary { StandardError.line("locationd: \(subject): \(timelineSummary)") }
         if let storeFailure { throw ExitCode(ExitStatus.code(for: storeFailure)) }
         if let interrupted {
-            StandardError.line("locationd: \(file): interrupted by \(ProcessSignals.name(interrupted))")
+            StandardError.line("locationd: \(subject): interrupted by \(ProcessSignals.name(interrupted))")
             throw ExitCode(ExitStatus.interrupted(by: interrupted))
         }
         switch result {
-        case .success(var statistics):
-            statistics.validation = pipeline.coordinator.validationCounts
-            StandardError.line("locationd: \(file): \(statistics.summary)")
+        case .success(let statistics):
+            for (file, statistics) in zip(files, statistics) {
+                StandardError.line("locationd: \(file): \(statistics.summary)")
+            }
         case .failure(let error):
             throw LocationError.internalError("replay stopped: \(error)").exit()
         }
