@@ -10,6 +10,7 @@ let benchmarks: KeyValuePairs<String, @Sendable () async throws -> Void> = [
     "daemon": daemonBenchmark,
     "http": httpBenchmark,
     "http-events": httpEventsBenchmark,
+    "json": jsonBenchmark,
     "latency": latency,
     "mqtt": mqttBenchmark,
     "replay": replayBenchmark,

@@ -4,17 +4,26 @@
 /// the one escaper (`ByteWriter.jsonString(_:)`), numbers as Swift prints them
 /// (shortest form; integral values without a fraction).
 ///
-/// - Throws: `EncodingError.invalidValue` for a non-finite number.
+/// The JSON is written as the value encodes it, into one buffer: a member's key and
+/// value go out when it is encoded, and an object or array is closed once the
+/// `encode(to:)` that opened it returns, or its parent container writes again. A value
+/// that encodes nothing, and a member whose value is never written, are `null`. A
+/// container written to after it was closed (one kept from `nestedContainer(keyedBy:forKey:)`
+/// and filled after a later member began) cannot be written in order, and fails the
+/// encoding; synthesized conformances, and every one of locationd's, never do that.
+///
+/// - Throws: `EncodingError.invalidValue` for a non-finite number, or for a container
+///   written to after it was closed.
 public struct JSONLineEncoder: Sendable {
     public init() {}
 
     /// `value` as one line of JSON, without a newline.
     public func encode(_ value: some Encodable) throws -> String {
-        let root = Node()
-        try root.encode(value, codingPath: [])
-        var out = ""
-        root.write(to: &out)
-        return out
+        let stream = Stream()
+        try stream.write(value, codingPath: [])
+        stream.close(above: 0)
+        if let failure = stream.failure { throw failure }
+        return String(decoding: stream.bytes, as: UTF8.self)
     }
 
     /// `value` as one line of JSON, for a value whose numbers are all finite (a
@@ -29,166 +38,316 @@ public struct JSONLineEncoder: Sendable {
 }
 
 extension JSONLineEncoder {
-    /// One JSON value being built: a scalar written out already, an object or an array.
-    fileprivate final class Node {
-        enum Content {
-            case scalar(String)
-            case object([(key: String, node: Node)])
-            case array([Node])
+    /// The JSON being written, and the objects and arrays open in it, innermost last.
+    ///
+    /// A value is written into a slot: the root, or a member's or an element's place after
+    /// its key and separator. The slot begun last is the only one that can still be filled.
+    fileprivate final class Stream {
+        /// An object or an array open in the JSON.
+        struct Frame {
+            /// Which container this is (a container closed and another opened at the same
+            /// depth are told apart by it).
+            let id: Int
+            /// The slot whose value it is.
+            let slot: Int
+            let isObject: Bool
+            /// Members or elements so far.
+            var count = 0
         }
 
-        var content = Content.scalar("null")
+        private(set) var bytes: [UInt8] = []
+        private(set) var frames: [Frame] = []
+        /// The first container written to after it was closed, reported when the encoding ends.
+        private(set) var failure: EncodingError?
+        private var lastID = 0
+        /// The slot begun last, and whether its value has been started.
+        private(set) var slot = 0
+        private var slotFilled = false
 
-        /// Makes this node `value`: a scalar at once, anything else through its `encode(to:)`.
-        func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
-            switch value {
-            case let text as String: content = .scalar(text.jsonQuoted)
-            case let flag as Bool: content = .scalar(flag ? "true" : "false")
-            case let number as Double: content = .scalar(try Self.number(number, codingPath))
-            case let number as Float: content = .scalar(try Self.number(Double(number), codingPath))
-            case let number as any BinaryInteger: content = .scalar("\(number)")
-            default: try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
+        init() {
+            bytes.reserveCapacity(512)
+        }
+
+        private func nextID() -> Int {
+            lastID += 1
+            return lastID
+        }
+
+        /// Whether `slot` is the slot begun last and nothing has been written into it.
+        func canFill(_ slot: Int) -> Bool { self.slot == slot && !slotFilled }
+
+        /// Writes `null` into the slot begun last if nothing was written into it.
+        private func settle() {
+            guard !slotFilled else { return }
+            slotFilled = true
+            bytes.append(contentsOf: "null".utf8)
+        }
+
+        /// Closes every container at `depth` or deeper (`depth` 0: all).
+        func close(above depth: Int) {
+            settle()
+            while frames.count > depth {
+                bytes.append(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
             }
         }
 
-        private static func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> String {
+        /// Opens an object or array as the value of `slot`, at `depth`: the container's id,
+        /// or the one already open for that slot. Nil when the slot holds something else
+        /// already (recorded as the failure).
+        func container(object: Bool, slot: Int, depth: Int, codingPath: [any CodingKey]) -> Int? {
+            if frames.count > depth, frames[depth].slot == slot, frames[depth].isObject == object {
+                return frames[depth].id
+            }
+            guard canFill(slot), frames.count == depth else {
+                fail(codingPath)
+                return nil
+            }
+            slotFilled = true
+            let id = nextID()
+            frames.append(Frame(id: id, slot: slot, isObject: object))
+            bytes.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            return id
+        }
+
+        /// Begins the next member (`key`) or element (nil) of the container `id` at
+        /// `depth`: closes what is open inside it, writes the separator and the key, and
+        /// begins the entry's slot. False when the container was closed already (recorded
+        /// as the failure).
+        func beginEntry(of id: Int?, depth: Int, key: String?, codingPath: @autoclosure () -> [any CodingKey]) -> Bool {
+            guard let id, frames.count > depth, frames[depth].id == id else {
+                fail(codingPath())
+                return false
+            }
+            close(above: depth + 1)
+            if frames[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
+            frames[depth].count += 1
+            if let key {
+                string(key)
+                bytes.append(UInt8(ascii: ":"))
+            }
+            slot = nextID()
+            slotFilled = false
+            return true
+        }
+
+        /// The members or elements the container `id` at `depth` holds so far.
+        func count(of id: Int?, depth: Int) -> Int {
+            guard let id, frames.count > depth, frames[depth].id == id else { return 0 }
+            return frames[depth].count
+        }
+
+        /// Writes `value` into the slot begun last: a scalar as it is, anything else
+        /// through its `encode(to:)`, whose containers are closed when it returns.
+        func write<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws {
+            switch value {
+            case let text as String: string(text)
+            case let flag as Bool: bool(flag)
+            case let number as Double: try self.number(number, codingPath())
+            case let number as Float: try self.number(Double(number), codingPath())
+            case let number as Int: integer(number)
+            case let number as any BinaryInteger:
+                slotFilled = true
+                bytes.append(contentsOf: "\(number)".utf8)
+            default:
+                let depth = frames.count
+                try value.encode(to: Writer(stream: self, slot: slot, depth: depth, codingPath: codingPath()))
+                close(above: depth)
+            }
+        }
+
+        func null() {
+            slotFilled = true
+            bytes.append(contentsOf: "null".utf8)
+        }
+
+        func bool(_ flag: Bool) {
+            slotFilled = true
+            bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        }
+
+        func integer(_ number: Int) {
+            slotFilled = true
+            bytes.append(contentsOf: number.description.utf8)
+        }
+
+        func number(_ value: Double, _ codingPath: @autoclosure () -> [any CodingKey]) throws {
             guard value.isFinite else {
                 throw EncodingError.invalidValue(
-                    value, EncodingError.Context(codingPath: codingPath, debugDescription: "not a finite number"))
+                    value, EncodingError.Context(codingPath: codingPath(), debugDescription: "not a finite number"))
             }
-            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-            return "\(value)"
+            slotFilled = true
+            if value == value.rounded(), abs(value) < 1e15 {
+                bytes.append(contentsOf: Int64(value).description.utf8)
+            } else {
+                bytes.append(contentsOf: value.description.utf8)
+            }
         }
 
-        // Members and elements are appended in place: the array is taken out of `content`
-        // first, so that it is not copied for each one.
-        func append(key: String) -> Node {
-            let child = Node()
-            guard case .object(var members) = content else {
-                content = .object([(key, child)])
-                return child
+        /// Writes `text` quoted; marks the slot filled (a key is written before its slot begins).
+        func string(_ text: String) {
+            slotFilled = true
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                ByteWriter.append(to: &bytes, capacity: ByteWriter.capacity(ofJSONString: text)) { $0.jsonString(text) }
+            } else {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(UInt8(ascii: "\""))
             }
-            content = .scalar("")
-            members.append((key, child))
-            content = .object(members)
-            return child
         }
 
-        func appendElement() -> Node {
-            let child = Node()
-            guard case .array(var elements) = content else {
-                content = .array([child])
-                return child
-            }
-            content = .scalar("")
-            elements.append(child)
-            content = .array(elements)
-            return child
-        }
-
-        func write(to out: inout String) {
-            switch content {
-            case .scalar(let text): out += text
-            case .object(let members):
-                out += "{"
-                for (index, member) in members.enumerated() {
-                    if index > 0 { out += "," }
-                    out.appendJSONQuoted(member.key)
-                    out += ":"
-                    member.node.write(to: &out)
-                }
-                out += "}"
-            case .array(let elements):
-                out += "["
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { out += "," }
-                    element.write(to: &out)
-                }
-                out += "]"
-            }
+        /// Records that a container was written to after it was closed (the first time).
+        func fail(_ codingPath: [any CodingKey]) {
+            guard failure == nil else { return }
+            failure = EncodingError.invalidValue(
+                codingPath.map(\.stringValue),
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "a container written to after it was closed"))
         }
     }
 
-    fileprivate struct NodeEncoder: Encoder {
-        let node: Node
+    /// The `Encoder` of one value: the slot it fills and the depth its container opens at.
+    fileprivate struct Writer: Encoder {
+        let stream: Stream
+        let slot: Int
+        let depth: Int
         let codingPath: [any CodingKey]
+        /// For a keyed container's `superEncoder()`: that container, which its keyed
+        /// containers write into too.
+        var shared: Int?
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            if case .object = node.content {} else { node.content = .object([]) }
-            return KeyedEncodingContainer(KeyedContainer(node: node, codingPath: codingPath))
+            let id = shared ?? stream.container(object: true, slot: slot, depth: depth, codingPath: codingPath)
+            return KeyedEncodingContainer(KeyedContainer(stream: stream, id: id, depth: depth, codingPath: codingPath))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            if case .array = node.content {} else { node.content = .array([]) }
-            return UnkeyedContainer(node: node, codingPath: codingPath)
+            let id = shared == nil ? stream.container(object: false, slot: slot, depth: depth, codingPath: codingPath) : nil
+            return UnkeyedContainer(stream: stream, id: id, depth: depth, codingPath: codingPath)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleValueContainer(node: node, codingPath: codingPath)
+            SingleValueContainer(stream: stream, slot: shared == nil ? slot : -1, codingPath: codingPath)
         }
     }
 
     fileprivate struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let node: Node
+        let stream: Stream
+        /// The object's container; nil when it could not be opened (its writes fail).
+        let id: Int?
+        let depth: Int
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil(forKey key: Key) throws { _ = node.append(key: key.stringValue) }
+        private func begin(_ key: Key) -> Bool {
+            stream.beginEntry(of: id, depth: depth, key: key.stringValue, codingPath: codingPath + [key])
+        }
+
+        mutating func encodeNil(forKey key: Key) throws { if begin(key) { stream.null() } }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { if begin(key) { stream.bool(value) } }
+        mutating func encode(_ value: String, forKey key: Key) throws { if begin(key) { stream.string(value) } }
+        mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { stream.integer(value) } }
+
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            if begin(key) { try stream.number(value, codingPath + [key]) }
+        }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try node.append(key: key.stringValue).encode(value, codingPath: codingPath + [key])
+            if begin(key) { try stream.write(value, codingPath: codingPath + [key]) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
-            NodeEncoder(node: node.append(key: key.stringValue), codingPath: codingPath + [key])
-                .container(keyedBy: keyType)
+            _ = begin(key)
+            return member(key).container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            NodeEncoder(node: node.append(key: key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+            _ = begin(key)
+            return member(key).unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { NodeEncoder(node: node, codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder {
+            Writer(stream: stream, slot: -1, depth: depth, codingPath: codingPath, shared: id ?? -1)
+        }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            NodeEncoder(node: node.append(key: key.stringValue), codingPath: codingPath + [key])
+            _ = begin(key)
+            return member(key)
+        }
+
+        /// The encoder of the member just begun.
+        private func member(_ key: Key) -> Writer {
+            Writer(stream: stream, slot: stream.slot, depth: depth + 1, codingPath: codingPath + [key])
         }
     }
 
     fileprivate struct UnkeyedContainer: UnkeyedEncodingContainer {
-        let node: Node
+        let stream: Stream
+        /// The array's container; nil when it could not be opened (its writes fail).
+        let id: Int?
+        let depth: Int
         let codingPath: [any CodingKey]
-        var count: Int {
-            if case .array(let elements) = node.content { elements.count } else { 0 }
-        }
+        var count: Int { stream.count(of: id, depth: depth) }
 
-        mutating func encodeNil() throws { _ = node.appendElement() }
+        private func begin() -> Bool { stream.beginEntry(of: id, depth: depth, key: nil, codingPath: codingPath) }
+
+        mutating func encodeNil() throws { if begin() { stream.null() } }
+        mutating func encode(_ value: Bool) throws { if begin() { stream.bool(value) } }
+        mutating func encode(_ value: String) throws { if begin() { stream.string(value) } }
+        mutating func encode(_ value: Int) throws { if begin() { stream.integer(value) } }
+        mutating func encode(_ value: Double) throws { if begin() { try stream.number(value, codingPath) } }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try node.appendElement().encode(value, codingPath: codingPath)
+            if begin() { try stream.write(value, codingPath: codingPath) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type
         ) -> KeyedEncodingContainer<NestedKey> {
-            NodeEncoder(node: node.appendElement(), codingPath: codingPath).container(keyedBy: keyType)
+            _ = begin()
+            return element.container(keyedBy: keyType)
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            NodeEncoder(node: node.appendElement(), codingPath: codingPath).unkeyedContainer()
+            _ = begin()
+            return element.unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.appendElement(), codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder {
+            _ = begin()
+            return element
+        }
+
+        /// The encoder of the element just begun.
+        private var element: Writer {
+            Writer(stream: stream, slot: stream.slot, depth: depth + 1, codingPath: codingPath)
+        }
     }
 
     fileprivate struct SingleValueContainer: SingleValueEncodingContainer {
-        let node: Node
+        let stream: Stream
+        /// The slot it fills (-1: none, every write fails).
+        let slot: Int
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { node.content = .scalar("null") }
+        private func begin() -> Bool {
+            // Not fillable: a second value, or one after the slot's container was opened.
+            guard stream.canFill(slot) else {
+                stream.fail(codingPath)
+                return false
+            }
+            return true
+        }
 
-        mutating func encode<T: Encodable>(_ value: T) throws { try node.encode(value, codingPath: codingPath) }
+        mutating func encodeNil() throws { if begin() { stream.null() } }
+        mutating func encode(_ value: Bool) throws { if begin() { stream.bool(value) } }
+        mutating func encode(_ value: String) throws { if begin() { stream.string(value) } }
+        mutating func encode(_ value: Int) throws { if begin() { stream.integer(value) } }
+        mutating func encode(_ value: Double) throws { if begin() { try stream.number(value, codingPath) } }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            if begin() { try stream.write(value, codingPath: codingPath) }
+        }
     }
 }
