@@ -31,7 +31,7 @@ func jsonBenchmark() async throws {
     let bytes = try ours.encode(tracker).utf8.count
     let foundation = JSONEncoder()
     let rounds = 5
-    let count = 20_000
+    let count = Int(ProcessInfo.processInfo.environment["LOCATIOND_BENCH_JSON_COUNT"] ?? "") ?? 20_000
     var mine: [Double] = []
     var theirs: [Double] = []
     for _ in 0..<rounds {
