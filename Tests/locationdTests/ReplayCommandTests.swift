@@ -1,6 +1,6 @@
 import Foundation
-import LocationTestSupport
 import LocationState
+import LocationTestSupport
 import Testing
 
 @testable import locationd

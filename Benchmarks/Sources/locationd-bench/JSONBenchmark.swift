@@ -46,7 +46,9 @@ func jsonBenchmark() async throws {
     print("the tracker's state: \(bytes) bytes of JSON")
     print(String(format: "JSONLineEncoder: %.1f us an encoding (median of %d rounds)", our, rounds))
     print(String(format: "Foundation JSONEncoder: %.1f us an encoding", their))
-    print(String(format: "json: ratio %.2f vs Foundation JSONEncoder (%.1f us against %.1f us)", their / our, our, their))
+    print(
+        String(
+            format: "json: ratio %.2f vs Foundation JSONEncoder (%.1f us against %.1f us)", their / our, our, their))
 }
 
 /// Seconds from `start` to now.

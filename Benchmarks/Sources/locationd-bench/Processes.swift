@@ -58,7 +58,7 @@ func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = fals
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    let spawned = withChildEnvironment { posix_spawn(&pid, path, &actions, nil, argv, $0) }
     close(output[1])
     close(errors[1])
     defer {
@@ -119,6 +119,15 @@ func startProcess(_ path: String, _ arguments: [String], environment: [String: S
 /// This process's environment without the `LOCATIOND_BENCH_` variables.
 var childEnvironment: [String: String] {
     ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LOCATIOND_BENCH_") }
+}
+
+/// ``childEnvironment`` as `posix_spawn` takes it (`NAME=value` strings, nil last), for
+/// the call in `body`: a `locationd` that reads its settings (`tiles --stats` and the
+/// daemon do) refuses an unknown `LOCATIOND_` variable.
+func withChildEnvironment<Result>(_ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+    let strings = childEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { strings.forEach { free($0) } }
+    return body(strings)
 }
 
 /// Stops a background process (SIGTERM, then SIGKILL after two seconds) and reaps it.

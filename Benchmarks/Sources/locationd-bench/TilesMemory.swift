@@ -22,7 +22,9 @@ func tilesMemory() async throws {
 
     let replay = try peakResident(
         locationd.path, ["replay", track, "--speed", "max", "--format", "json", "--data-dir", data])
-    guard replay.status == 0 else { throw BenchmarkError("locationd replay failed with status \(replay.status)") }
+    guard replay.status == 0 else {
+        throw BenchmarkError("locationd replay failed with status \(replay.status): \(replay.said)")
+    }
     let database = data + "/tiles.sqlite"
     let count = try runProcess("/usr/bin/env", ["sqlite3", database, "SELECT count(*) FROM tile"])
     print("history: \(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) tiles (zooms 14 and 17)")
@@ -39,7 +41,9 @@ func tilesMemory() async throws {
         ("tiles --stats", ["tiles", "--data-dir", data, "--stats"]),
     ] {
         let run = try peakResident(locationd.path, arguments)
-        guard run.status == 0 else { throw BenchmarkError("locationd \(name) failed with status \(run.status)") }
+        guard run.status == 0 else {
+            throw BenchmarkError("locationd \(name) failed with status \(run.status): \(run.said)")
+        }
         worst = max(worst, run.megabytes)
         print(
             name.padding(toLength: 25, withPad: " ", startingAt: 0)
@@ -86,29 +90,30 @@ private func writeGridTrack(to path: String, side: Int) throws {
     try handle.write(contentsOf: bytes)
 }
 
-/// Runs a program with stdout and stderr to /dev/null; its exit status, peak resident
-/// memory (`ru_maxrss` from `wait4`) and wall time.
+/// Runs a program with stdout to /dev/null and stderr to a temporary file; its exit
+/// status, peak resident memory (`ru_maxrss` from `wait4`), wall time, and the last line
+/// it wrote on stderr (what a failure says).
 private func peakResident(_ path: String, _ arguments: [String]) throws -> (
-    status: Int32, megabytes: Double, seconds: Double
+    status: Int32, megabytes: Double, seconds: Double, said: String
 ) {
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-bench-\(getpid()).stderr")
+    defer { try? FileManager.default.removeItem(at: errors) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    let spawned = withChildEnvironment { posix_spawn(&pid, path, &actions, nil, argv, $0) }
     guard spawned == 0 else { throw BenchmarkError("posix_spawn \(path): \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let elapsed = ContinuousClock.now - start
     let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return (
-        code, Double(usage.ru_maxrss) / 1024,
-        elapsed.inSeconds
-    )
+    let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? ""
+    return (code, Double(usage.ru_maxrss) / 1024, elapsed.inSeconds, said)
 }

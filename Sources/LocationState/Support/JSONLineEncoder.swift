@@ -227,7 +227,8 @@ extension JSONLineEncoder {
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            let id = shared == nil ? stream.container(object: false, slot: slot, depth: depth, codingPath: codingPath) : nil
+            let id =
+                shared == nil ? stream.container(object: false, slot: slot, depth: depth, codingPath: codingPath) : nil
             return UnkeyedContainer(stream: stream, id: id, depth: depth, codingPath: codingPath)
         }
 
