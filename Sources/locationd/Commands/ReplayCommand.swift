@@ -36,7 +36,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The track files to replay, one after the other as one track.", valueName: "file"))
     var files: [String] = []
 
-    @Option(help: "The file's format: nmea, json (gpspipe -w) or gpx (default: detected from its content).")
+    @Option(help: "The files' format: nmea, json (gpspipe -w) or gpx (default: detected from each one's content).")
     var input: ReplayInputFormat?
 
     @Option(
