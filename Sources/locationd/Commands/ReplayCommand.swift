@@ -34,7 +34,7 @@ struct ReplayCommand: AsyncParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The track files to replay, one after the other as one track.", valueName: "file"))
-    var files: [String] = []
+    var files: [String]
 
     @Option(help: "The files' format: nmea, json (gpspipe -w) or gpx (default: detected from each one's content).")
     var input: ReplayInputFormat?
@@ -92,10 +92,6 @@ struct ReplayCommand: AsyncParsableCommand {
     var timeline = false
 
     @OptionGroup var thresholds: TimelineThresholds
-
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("Missing expected argument '<file> ...'") }
-    }
 
     func run() async throws {
         let output = ReplayOutput(format: format, flushingEachFix: speed != .max || isatty(1) == 1)
