@@ -50,13 +50,9 @@ package final class ReplayFile {
     /// size in bytes (0 for pipes and devices).
     package static func check(path: String) throws(LocationError) -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: SystemCall.message(code))
-        }
+        guard stat(path, &info) == 0 else { throw SystemCall.readingError(path, errno) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .fileUnreadable(path: path, reason: directory) }
-        guard access(path, R_OK) == 0 else { throw .fileUnreadable(path: path, reason: SystemCall.message(errno)) }
+        guard access(path, R_OK) == 0 else { throw SystemCall.readingError(path, errno) }
         return (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0
     }
 

@@ -191,7 +191,7 @@ extension JSONLineEncoder {
         /// Writes `text` quoted; marks the slot filled (a key is written before its slot begins).
         func string(_ text: String) {
             slotFilled = true
-            if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if ByteWriter.needsEscape(text) {
                 ByteWriter.append(to: &bytes, capacity: ByteWriter.capacity(ofJSONString: text)) { $0.jsonString(text) }
             } else {
                 bytes.append(UInt8(ascii: "\""))

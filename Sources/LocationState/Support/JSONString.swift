@@ -24,6 +24,11 @@ extension ByteWriter {
         byte(UInt8(ascii: "\""))
     }
 
+    /// Whether `text` holds a byte ``jsonString(_:)`` escapes: a control character, `"` or `\`.
+    package static func needsEscape(_ text: String) -> Bool {
+        text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+    }
+
     /// The most bytes ``jsonString(_:)`` writes for `text` (none for nil): what a caller
     /// adds to its capacity for each string of any length.
     package static func capacity(ofJSONString text: String?) -> Int {
@@ -49,7 +54,7 @@ extension String {
     /// Text that needs no escape (a member name, most values) is appended as it is, with no
     /// buffer of its own: the daemon quotes every member name of every answer and event.
     package mutating func appendJSONQuoted(_ text: String) {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard ByteWriter.needsEscape(text) else {
             self += "\""
             self += text
             self += "\""

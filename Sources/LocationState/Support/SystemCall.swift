@@ -35,11 +35,7 @@ public enum SystemCall {
         descriptor: Int32, info: stat
     ) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
-            throw .fileUnreadable(path: path, reason: message(code))
-        }
+        guard descriptor >= 0 else { throw readingError(path, errno) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
@@ -47,5 +43,12 @@ public enum SystemCall {
             throw .fileUnreadable(path: path, reason: message(code))
         }
         return (descriptor, info)
+    }
+
+    /// What `code`, the errno of opening or looking up `path` to read it, means:
+    /// `fileNotFound` when it does not exist, else `fileUnreadable` with the system's reason.
+    package static func readingError(_ path: String, _ code: Int32) -> LocationError {
+        if code == ENOENT || code == ENOTDIR { return .fileNotFound(path: path) }
+        return .fileUnreadable(path: path, reason: message(code))
     }
 }
