@@ -1,6 +1,8 @@
 import Foundation
 import LocationTestSupport
+import NIOCore
 import NIOPosix
+import NIOSSL
 import Testing
 
 @testable import LocationState
@@ -216,6 +218,27 @@ import Testing
         }
     }
 
+    /// Each way a request fails on the way to the server, as the status and the log say it.
+    @Test(arguments: [
+        (UplinkHTTPError.readTimeout as any Error, "no answer in time"),
+        (UplinkHTTPError.deadlineExceeded, "no whole answer in time"),
+        (UplinkHTTPError.closedBeforeAnswer, "the server closed the connection before its answer was whole"),
+        (ChannelError.connectTimeout(.seconds(5)), "no connection in time"),
+        (NIOSSLExtraError.failedToValidateHostname, "TLS: the server's certificate is not for this host"),
+    ])
+    func failuresOnTheWayInAFewWords(error: any Error, words: String) {
+        #expect(Uplinks.describe(error) == words)
+    }
+
+    /// A server that is not there: the connection's refusal, in the system's words.
+    @Test func aRefusedConnectionIsSaidAsTheSystemSaysIt() async throws {
+        let result = try await UplinkTest.send(
+            Self.fix(0), to: try Self.target("osmand=http://127.0.0.1:9/?id=van"),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        #expect(!result.delivered)
+        #expect(result.words == SystemCall.message(ECONNREFUSED))
+    }
+
     /// HTTPS with the test CA trusted through `ca-file`; without it, the certificate is not
     /// trusted and nothing is delivered.
     @Test func tlsChecksTheCertificate() async throws {
@@ -232,7 +255,10 @@ import Testing
                 await uplinks.offer(Self.fix(0), motion: nil)
                 _ = try await traccar.stored(atLeast: 1)
                 try await waitUntil(seconds: 120) { Self.status(uplinks, "untrusted")?.state == .retrying }
-                #expect(Self.status(uplinks, "untrusted")?.lastAnswer?.hasPrefix("TLS") == true)
+                #expect(
+                    Self.status(uplinks, "untrusted")?.lastAnswer
+                        == "TLS: the server's certificate does not verify (not signed by a trusted authority, or expired)"
+                )
                 #expect(Self.status(uplinks, "trusted")?.state == .delivering)
             }
             #expect(traccar.stored.count == 1)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A certificate authority made for one test with the `openssl` command line, and a
-/// server certificate it signed for 127.0.0.1 and localhost: what a test server (an
+/// server certificate it signed (for 127.0.0.1 and localhost unless told otherwise): what a test server (an
 /// ``UplinkServer``, a ``Mosquitto`` broker) serves, and what a client is told to trust
 /// (``caFile``) instead of the system's store. Its files are removed when it is released.
 package final class TestCertificateAuthority: Sendable {
@@ -14,8 +14,9 @@ package final class TestCertificateAuthority: Sendable {
     package let keyFile: String
     private let directory: String
 
-    /// Makes the authority and the server certificate (P-256 keys, valid one day).
-    package init() async throws {
+    /// Makes the authority and the server certificate (P-256 keys, valid one day) for
+    /// `names` (`subjectAltName` entries).
+    package init(names: [String] = ["IP:127.0.0.1", "DNS:localhost"]) async throws {
         directory = NSTemporaryDirectory() + "locationd-ca-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         caFile = directory + "/ca.pem"
@@ -26,7 +27,7 @@ package final class TestCertificateAuthority: Sendable {
         basicConstraints = CA:FALSE
         keyUsage = critical, digitalSignature, keyEncipherment
         extendedKeyUsage = serverAuth
-        subjectAltName = IP:127.0.0.1, DNS:localhost
+        subjectAltName = \(names.joined(separator: ", "))
 
         """.write(toFile: extensions, atomically: true, encoding: .utf8)
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]

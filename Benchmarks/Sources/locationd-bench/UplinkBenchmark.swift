@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 
 /// `locationd-bench uplink`: the uplinks' sending, through the library's `Uplinks` (the
-/// outbox, the sender, AsyncHTTPClient) to a loopback sink that answers as the servers do
+/// outbox, the sender, its kept-alive connection) to a loopback sink that answers as the servers do
 /// (200, Overland's 201 `{"result":"ok"}`, Home Assistant's `Setting location for`), kept-alive:
 ///
 /// - fix to server: a fix offered, the time until the sink has its request, one at a

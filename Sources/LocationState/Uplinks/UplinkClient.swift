@@ -1,28 +1,27 @@
-import AsyncHTTPClient
 import Foundation
 import LocationState
 import NIOCore
-import NIOHTTP1
 import NIOSSL
 
-/// One target's HTTP client settings and its requests: AsyncHTTPClient on the daemon's
-/// event loops, one kept-alive connection, TLS with the system's trust store (plus the
+/// One target's HTTP client settings: TLS with the system's trust store (plus the
 /// target's CA file), the certificate and the host name always checked; redirects not
-/// followed; bounded connect and read times and answer size.
+/// followed; bounded connect and read times and answer size. Its requests go over one
+/// kept-alive ``UplinkConnection``.
 ///
 /// The settings are checked when made (a CA file that cannot be read is an error at
-/// start); the `HTTPClient` is made by ``open(on:)`` when sending starts, and must be
-/// shut down by whoever opened it.
+/// start); the connection is made by ``open(on:)`` when sending starts, and must be
+/// closed by whoever opened it.
 struct UplinkClient: Sendable {
     /// Answer bodies are read up to this; the rest is not needed to understand them.
     static let maximumAnswer = 64 * 1024
 
-    private let configuration: HTTPClient.Configuration
-    private let timeouts: Uplinks.Timeouts
+    /// The TLS settings, made for an `https` URL only.
+    private let tls: NIOSSLContext?
+    private let limits: UplinkConnection.Limits
 
-    /// - Throws: ``LocationError/usage(_:)`` when the CA file cannot be read.
-    init(caFile: String?, timeouts: Uplinks.Timeouts) throws(LocationError) {
-        self.timeouts = timeouts
+    /// - Throws: ``LocationError/usage(_:)`` when the CA file cannot be read, or, for an
+    ///   `https` URL, the system's trust store.
+    init(url: URL, caFile: String?, timeouts: Uplinks.Timeouts) throws(LocationError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
@@ -32,17 +31,23 @@ struct UplinkClient: Sendable {
                 throw .usage("\(caFile): not a PEM certificate file the uplink can trust (\(error))")
             }
         }
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: Self.amount(timeouts.connect), read: Self.amount(timeouts.read)))
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
-        configuration.httpVersion = .http1Only
-        self.configuration = configuration
+        if url.scheme?.lowercased() == "https" {
+            do {
+                self.tls = try NIOSSLContext(configuration: tls)
+            } catch {
+                throw .usage("\(url.host ?? "https"): TLS cannot be set up with the system's trust store (\(error))")
+            }
+        } else {
+            self.tls = nil
+        }
+        limits = UplinkConnection.Limits(
+            connect: Self.amount(timeouts.connect), read: Self.amount(timeouts.read),
+            request: Self.amount(timeouts.request), answerBytes: Self.maximumAnswer)
     }
 
-    /// A client with these settings on `eventLoopGroup`.
-    func open(on eventLoopGroup: any EventLoopGroup) -> HTTPClient {
-        HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+    /// A connection with these settings on one of `eventLoopGroup`'s loops.
+    func open(on eventLoopGroup: any EventLoopGroup) -> UplinkConnection {
+        UplinkConnection(on: eventLoopGroup, tls: tls, limits: limits)
     }
 
     /// What the server answered.
@@ -56,19 +61,9 @@ struct UplinkClient: Sendable {
     ///
     /// - Throws: what went wrong on the way (no connection, a timeout, a reset, a TLS
     ///   failure): always a reason to try again later, never a refusal by the server.
-    func send(_ request: UplinkRequest, with client: HTTPClient) async throws -> Reply {
-        var http = HTTPClientRequest(url: request.url)
-        http.method = .POST
-        for (name, value) in request.headers { http.headers.add(name: name, value: value) }
-        http.body = .bytes(ByteBuffer(bytes: request.body))
-        let response = try await client.execute(http, timeout: Self.amount(timeouts.request))
-        var body = ByteBuffer()
-        for try await var part in response.body where body.readableBytes < Self.maximumAnswer {
-            body.writeBuffer(&part)
-        }
-        return Reply(
-            status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
-            body: Array(body.readableBytesView.prefix(Self.maximumAnswer)))
+    func send(_ request: UplinkRequest, with connection: UplinkConnection) async throws -> Reply {
+        let answer = try await connection.send(.POST, to: request.url, headers: request.headers, body: request.body)
+        return Reply(status: answer.status, retryAfter: answer.headers.first(name: "Retry-After"), body: answer.body)
     }
 
     private static func amount(_ duration: Duration) -> TimeAmount {

@@ -144,7 +144,17 @@ public final class UplinkOutbox {
         }
     }
 
-    /// Appends a fix and applies the bounds, in one transaction: when it throws (a full
+    /// Runs one statement with no transaction around it: SQLite makes a single statement
+    /// atomic on its own, and BEGIN and COMMIT would double the work of a small write.
+    private func writeOne(_ statement: (Database) throws -> Void) throws(LocationError) {
+        do {
+            try queue.writeWithoutTransaction(statement)
+        } catch {
+            throw TileDatabase.locationError(error, path: url.path)
+        }
+    }
+
+    /// Appends a fix and applies the bounds, atomically: when it throws (a full
     /// disk), nothing changed. Returns its id.
     @discardableResult
     public func append(_ location: Location, moving: Bool?, at now: Date = Date()) throws(LocationError) -> Int64 {
@@ -153,11 +163,18 @@ public final class UplinkOutbox {
         location.appendJSON(to: &json)
         let checkAge = now.timeIntervalSince(agedOutAt) >= Self.ageCheckInterval || now < agedOutAt
         let excess = count + 1 - bounds.maximumFixes
-        let removed = try write { db -> Int in
+        func insert(_ db: Database) throws {
             try db.cachedStatement(sql: "INSERT INTO fix (id, location, moving, createdAt) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [id, Data(json), moving, now.timeIntervalSince1970])
-            guard excess > 0 || checkAge else { return 0 }
-            return try self.trim(db, now: checkAge ? now : nil, excess: excess)
+        }
+        var removed = 0
+        if excess > 0 || checkAge {
+            removed = try write { db -> Int in
+                try insert(db)
+                return try self.trim(db, now: checkAge ? now : nil, excess: excess)
+            }
+        } else {
+            try writeOne(insert)
         }
         newestID = id
         count += 1
@@ -241,9 +258,9 @@ public final class UplinkOutbox {
         }
     }
 
-    /// Stores `target`'s cursor (one small transaction).
+    /// Stores `target`'s cursor (one statement).
     public func setCursor(_ cursor: Cursor, for target: String) throws(LocationError) {
-        try write { db in
+        try writeOne { db in
             try db.cachedStatement(sql: "UPDATE cursor SET delivered = ?, ahead = ? WHERE target = ?")
                 .execute(arguments: [cursor.delivered, cursor.ahead, target])
         }

@@ -20,7 +20,7 @@ public enum UplinkTest {
         _ fix: Location, to target: UplinkTarget, eventLoopGroup: any EventLoopGroup,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(LocationError) -> Result {
-        let settings = try UplinkClient(caFile: target.caFile, timeouts: Uplinks.Timeouts())
+        let settings = try UplinkClient(url: target.url, caFile: target.caFile, timeouts: Uplinks.Timeouts())
         let password = try target.password?.value(environment: environment)
         let token = try target.token?.value(environment: environment)
         guard
@@ -31,14 +31,14 @@ public enum UplinkTest {
         else {
             throw .usage("the fix has no position or no time: no \(target.protocol.rawValue) server would keep it")
         }
-        let client = settings.open(on: eventLoopGroup)
+        let connection = settings.open(on: eventLoopGroup)
         do {
-            let reply = try await settings.send(request, with: client)
-            try? await client.shutdown()
+            let reply = try await settings.send(request, with: connection)
+            await connection.close()
             let (answer, words) = UplinkAnswer.read(reply, from: target)
             return Result(delivered: answer == .delivered, answer: answer, words: words)
         } catch {
-            try? await client.shutdown()
+            await connection.close()
             let words = Uplinks.describe(error)
             return Result(delivered: false, answer: .retry(reason: words, after: nil), words: words)
         }

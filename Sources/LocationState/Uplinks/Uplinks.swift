@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import LocationState
 import LocationTimeline
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 
 /// Sends the device's fixes to HTTP servers, several at once, nothing lost: every fix the
@@ -65,9 +65,14 @@ public actor Uplinks {
     private let timeouts: Timeouts
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
-    private var lastOffered: (fix: Location, at: Date)?
-    /// When the last stop that went out began.
-    private var lastStop: Date?
+    /// What the publishing policy decides by: the last fix let go, and when the last stop
+    /// that went out began. Read and written on the caller's thread (``admit(_:motion:at:)``).
+    private nonisolated let gate: Locked<Gate>
+    private struct Gate {
+        var lastOffered: (fix: Location, at: Date)?
+        var lastStop: Date?
+    }
+    private nonisolated let hasTargets: Bool
     private var deliveredSincePrune = 0
     /// The targets' statuses, readable from any thread (the control socket, HTTP).
     public nonisolated let statuses: Locked<[UplinkStatus]>
@@ -91,7 +96,7 @@ public actor Uplinks {
             let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             var sender = Sender(
                 target: target, key: key,
-                client: try UplinkClient(caFile: target.caFile, timeouts: timeouts),
+                client: try UplinkClient(url: target.url, caFile: target.caFile, timeouts: timeouts),
                 password: try target.password?.value(environment: environment),
                 token: try target.token?.value(environment: environment),
                 cursor: cursors[key] ?? UplinkOutbox.Cursor(delivered: outbox.newestID),
@@ -101,6 +106,8 @@ public actor Uplinks {
         }
         self.outbox = outbox
         self.senders = senders
+        hasTargets = !senders.isEmpty
+        gate = Locked(Gate())
         self.policy = policy
         self.eventLoopGroup = eventLoopGroup
         self.timeouts = timeouts
@@ -114,21 +121,53 @@ public actor Uplinks {
         "\(target.name) \(target.protocol.rawValue) \(target.maskedURL)"
     }
 
-    /// A new fix (one per epoch): appended for the targets when it is a real one (from gpsd
-    /// or a replayed track, never simulated or restored: a server would keep it as history)
-    /// with a position and a time, and when the publishing policy lets it go.
+    /// A new fix (one per epoch): appended for the targets when ``admit(_:motion:at:)``
+    /// lets it go.
     public func offer(_ fix: Location, motion: Motion?, at now: Date = Date()) {
-        guard fix.source == .gpsd || fix.source == .replay, fix.hasPosition, fix.time != nil else { return }
-        guard policy.shouldPublish(fix, at: now, last: lastOffered, motion: motion) else { return }
-        append(fix, moving: Self.moving(motion), at: now)
+        if let admitted = admit(fix, motion: motion, at: now) { append(admitted) }
     }
 
-    /// The motion changed: a stop goes out at once with the last fix offered, as over MQTT.
-    /// The same stop again (its place renamed) sends nothing.
+    /// The motion changed: a stop goes out at once with the last fix offered, as over MQTT
+    /// (``admitMotion(_:at:)``).
     public func motionChanged(_ motion: Motion, at now: Date = Date()) {
-        guard let since = motion.stoppedSince, since != lastStop, let last = lastOffered else { return }
-        lastStop = since
-        append(last.fix, moving: false, at: now)
+        if let admitted = admitMotion(motion, at: now) { append(admitted) }
+    }
+
+    /// What goes to the outbox: a fix let go by the publishing policy, or a stop.
+    public struct Admitted: Sendable {
+        let fix: Location
+        let moving: Bool?
+        let at: Date
+    }
+
+    /// Whether a new fix goes out, decided at once on the caller's thread: when it is a
+    /// real one (from gpsd or a replayed track, never simulated or restored: a server would
+    /// keep it as history) with a position and a time, and when the publishing policy lets
+    /// it go. Hand what it returns to ``append(_:)``, in the order the fixes came.
+    ///
+    /// The daemon asks this on its listeners' queue for every epoch, so that only the few
+    /// fixes that go out reach the actor (``offer(_:motion:at:)`` is both in one call).
+    public nonisolated func admit(_ fix: Location, motion: Motion?, at now: Date = Date()) -> Admitted? {
+        guard hasTargets, fix.source == .gpsd || fix.source == .replay, fix.hasPosition, fix.time != nil else {
+            return nil
+        }
+        return gate.withLock { gate in
+            guard policy.shouldPublish(fix, at: now, last: gate.lastOffered, motion: motion) else { return nil }
+            gate.lastOffered = (fix, now)
+            return Admitted(fix: fix, moving: Self.moving(motion), at: now)
+        }
+    }
+
+    /// Whether a change of motion sends anything: a stop goes out at once with the last
+    /// fix admitted; the same stop again (its place renamed) sends nothing.
+    public nonisolated func admitMotion(_ motion: Motion, at now: Date = Date()) -> Admitted? {
+        gate.withLock { gate in
+            guard let since = motion.stoppedSince, since != gate.lastStop, let last = gate.lastOffered else {
+                return nil
+            }
+            gate.lastStop = since
+            return Admitted(fix: last.fix, moving: false, at: now)
+        }
     }
 
     private static func moving(_ motion: Motion?) -> Bool? {
@@ -139,15 +178,19 @@ public actor Uplinks {
         }
     }
 
-    private func append(_ fix: Location, moving: Bool?, at now: Date) {
-        guard !senders.isEmpty else { return }
+    /// Appends what ``admit(_:motion:at:)`` or ``admitMotion(_:at:)`` let go to the outbox
+    /// and wakes the senders. A fix the outbox could not take is logged; the next fix is
+    /// then let go at once.
+    public func append(_ admitted: Admitted) {
         do {
-            try outbox.append(fix, moving: moving, at: now)
+            try outbox.append(admitted.fix, moving: admitted.moving, at: admitted.at)
         } catch {
             logger.error("uplink outbox: \(error.message); this fix is not sent")
+            gate.withLock { gate in
+                if gate.lastOffered?.at == admitted.at, gate.lastOffered?.fix == admitted.fix { gate.lastOffered = nil }
+            }
             return
         }
-        lastOffered = (fix, now)
         for index in senders.indices {
             senders[index].status.backlog = Self.backlog(senders[index], outbox)
             senders[index].wake.yield()
@@ -155,19 +198,19 @@ public actor Uplinks {
         publishStatuses()
     }
 
-    /// Runs every target's sender until cancelled, then closes the clients.
+    /// Runs every target's sender until cancelled, then closes the connections.
     public func run() async {
-        let clients = senders.map { $0.client.open(on: eventLoopGroup) }
+        let connections = senders.map { $0.client.open(on: eventLoopGroup) }
         await withTaskGroup(of: Void.self) { group in
             for index in senders.indices {
-                let (wakes, client) = (senders[index].wakes, clients[index])
-                group.addTask { await self.runSender(index, wakes: wakes, client: client) }
+                let (wakes, connection) = (senders[index].wakes, connections[index])
+                group.addTask { await self.runSender(index, wakes: wakes, connection: connection) }
             }
         }
-        for client in clients { try? await client.shutdown() }
+        for connection in connections { await connection.close() }
     }
 
-    private func runSender(_ index: Int, wakes: AsyncStream<Void>, client: HTTPClient) async {
+    private func runSender(_ index: Int, wakes: AsyncStream<Void>, connection: UplinkConnection) async {
         var iterator = wakes.makeAsyncIterator()
         while !Task.isCancelled {
             guard let request = nextRequest(index) else {
@@ -181,7 +224,7 @@ public actor Uplinks {
             let answer: UplinkAnswer
             let words: String
             do {
-                let reply = try await senders[index].client.send(request, with: client)
+                let reply = try await senders[index].client.send(request, with: connection)
                 (answer, words) = UplinkAnswer.read(reply, from: senders[index].target)
             } catch {
                 // Stopping: the request is given up, its fixes stay for the next start.
@@ -355,17 +398,29 @@ public actor Uplinks {
     /// An error on the way to the server, in a few words.
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return SystemCall.message(error.errnoCode) }
-        if let error = error as? HTTPClientError {
+        if let error = error as? UplinkHTTPError {
             switch error {
-            case .connectTimeout: return "no connection in time"
             case .readTimeout: return "no answer in time"
             case .deadlineExceeded: return "no whole answer in time"
-            case .remoteConnectionClosed: return "the server closed the connection before its answer was whole"
-            case .tlsHandshakeTimeout: return "TLS: no handshake in time"
-            default: break
+            case .closedBeforeAnswer: return "the server closed the connection before its answer was whole"
+            case .unusableURL: return "not an http or https URL"
+            case .busy: return "a request was already under way"
             }
         }
-        if let error = error as? NIOSSLError { return "TLS: \(error)".prefix(160).escapedForTerminal }
+        if case ChannelError.connectTimeout = error { return "no connection in time" }
+        if let error = error as? NIOConnectionError {
+            if let failure = error.connectionErrors.first { return describe(failure.error) }
+            return "cannot resolve \(error.host)"
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "TLS: the server's certificate is not for this host"
+        }
+        if let error = error as? NIOSSLError {
+            if "\(error)".contains("CERTIFICATE_VERIFY_FAILED") {
+                return "TLS: the server's certificate does not verify (not signed by a trusted authority, or expired)"
+            }
+            return "TLS: \(error)".prefix(160).escapedForTerminal
+        }
         return String(describing: error).prefix(160).escapedForTerminal
     }
 }

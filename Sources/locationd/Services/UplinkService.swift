@@ -6,21 +6,16 @@ import LocationUplinks
 import ServiceLifecycle
 
 /// The uplinks as a service: each epoch's fix, with the motion at that moment, and each
-/// change of motion go to ``Uplinks`` in the order they came, while its senders run. On
-/// graceful shutdown a request under way is given up; its fixes stay in the outbox and go
-/// first at the next start.
+/// change of motion are put to the publishing policy on the listeners' queue as they come
+/// (``Uplinks/admit(_:motion:at:)``); what it lets go, a fix every few seconds, goes to
+/// ``Uplinks`` in that order, while its senders run. On graceful shutdown a request under
+/// way is given up; its fixes stay in the outbox and go first at the next start.
 struct UplinkService: Service {
     private let uplinks: Uplinks
     private let epochLocation: MonitoredState<Location?>
     private let motion: MonitoredState<Motion>?
     /// The daemon's listeners' queue: handing a fix on wakes no thread of its own.
     private let queue: DispatchQueue
-
-    /// What the service hands on, in order.
-    private enum Event: Sendable {
-        case fix(Location, Motion?)
-        case motion(Motion)
-    }
 
     /// The uplink service when any target is configured.
     init?(context: DaemonContext) {
@@ -32,15 +27,17 @@ struct UplinkService: Service {
     }
 
     func run() async throws {
-        // Fixes are small and few (one an epoch): the stream holds what a slow outbox has
-        // not taken yet, up to ten minutes at 10 Hz, the newest kept.
-        let (events, feed) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(6000))
-        let (queue, motion) = (queue, motion)
+        // Fixes are small and few: the stream holds what a slow outbox has not taken yet,
+        // the newest kept.
+        let (admitted, feed) = AsyncStream.makeStream(
+            of: Uplinks.Admitted.self, bufferingPolicy: .bufferingNewest(6000))
+        let (queue, motion, uplinks) = (queue, motion, uplinks)
         let fixes = epochLocation.observe(on: queue, policy: .all) { change in
-            if let fix = change.new { feed.yield(.fix(fix, motion?.value)) }
+            if let fix = change.new, let next = uplinks.admit(fix, motion: motion?.value) { feed.yield(next) }
         }
-        let motions = motion?.observe(on: queue, policy: .all) { feed.yield(.motion($0.new)) }
-        let uplinks = uplinks
+        let motions = motion?.observe(on: queue, policy: .all) { change in
+            if let next = uplinks.admitMotion(change.new) { feed.yield(next) }
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await uplinks.run() }
             group.addTask {
@@ -49,12 +46,7 @@ struct UplinkService: Service {
                 // epoch service flushed as it stopped (before this service) reaches the outbox.
                 queue.async { feed.finish() }
             }
-            for await event in events {
-                switch event {
-                case .fix(let fix, let motion): await uplinks.offer(fix, motion: motion)
-                case .motion(let motion): await uplinks.motionChanged(motion)
-                }
-            }
+            for await next in admitted { await uplinks.append(next) }
             group.cancelAll()
         }
         fixes.cancel()

@@ -1,12 +1,14 @@
-import AsyncHTTPClient
 import Foundation
+import LocationUplinks
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
-/// AsyncHTTPClient, the library locationd's uplinks send with, set up for a test: one
-/// connection pool (keep-alive), an optional CA file to trust instead of the system's store,
-/// and a read timeout. Made and shut down by ``withUplinkTestClient(trusting:readTimeout:_:)``.
+/// The connection locationd's uplinks send with (``UplinkConnection``: one kept-alive
+/// HTTP/1.1 connection), set up for a test: an optional CA file to trust instead of the
+/// system's store, and a read timeout. Made and closed by
+/// ``withUplinkTestClient(trusting:readTimeout:connectTimeout:_:)``.
 package struct UplinkTestClient: Sendable {
     /// An answer: status, header fields (names in lower case), the body as text.
     package struct Answer: Sendable {
@@ -15,28 +17,24 @@ package struct UplinkTestClient: Sendable {
         package let body: String
     }
 
-    fileprivate let client: HTTPClient
+    fileprivate let connection: UplinkConnection
 
     /// Sends `body` to `url` with `method` and `headers`; throws when the connection fails,
     /// closes before a whole answer, or stays silent past the read timeout.
     package func send(
         _ url: String, method: String = "POST", headers: [(String, String)] = [], body: [UInt8] = []
     ) async throws -> Answer {
-        var request = HTTPClientRequest(url: url)
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if !body.isEmpty || method == "POST" || method == "PUT" { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
+        let answer = try await connection.send(
+            HTTPMethod(rawValue: method), to: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
         var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
-        return Answer(status: Int(response.status.code), headers: fields, body: String(buffer: bytes))
+        for header in answer.headers { fields[header.name.lowercased()] = header.value }
+        return Answer(status: answer.status, headers: fields, body: String(decoding: answer.body, as: UTF8.self))
     }
 }
 
 /// Runs `body` with a fresh ``UplinkTestClient`` that trusts `caFile` (when given), gives up
-/// reading after `readTimeout` and connecting (with its retries, a TLS handshake's too) after
-/// `connectTimeout`, and shuts it down after, whether `body` throws or not.
+/// reading after `readTimeout` and connecting after `connectTimeout`, and closes it after,
+/// whether `body` throws or not.
 @discardableResult
 package func withUplinkTestClient<T: Sendable>(
     trusting caFile: String? = nil, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(60),
@@ -47,15 +45,16 @@ package func withUplinkTestClient<T: Sendable>(
     func amount(_ duration: Duration) -> TimeAmount {
         .milliseconds(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
-    let configuration = HTTPClient.Configuration(
-        tlsConfiguration: tls, timeout: .init(connect: amount(connectTimeout), read: amount(readTimeout)))
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let connection = UplinkConnection(
+        on: MultiThreadedEventLoopGroup.singleton, tls: try NIOSSLContext(configuration: tls),
+        limits: .init(
+            connect: amount(connectTimeout), read: amount(readTimeout), request: .seconds(120), answerBytes: 1 << 20))
     let result: Result<T, any Error>
     do {
-        result = .success(try await body(UplinkTestClient(client: client)))
+        result = .success(try await body(UplinkTestClient(connection: connection)))
     } catch {
         result = .failure(error)
     }
-    try await client.shutdown()
+    await connection.close()
     return try result.get()
 }
