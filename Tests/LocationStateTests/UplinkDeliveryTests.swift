@@ -218,6 +218,32 @@ import Testing
         }
     }
 
+    /// Stopping the senders gives up a request the server holds unanswered at once, long
+    /// before its timeouts, and its fix stays in the outbox for the next start.
+    @Test func stoppingGivesUpARequestUnderWay() async throws {
+        try await withTemporaryDirectory { path in
+            let traccar = try await UplinkServer(.traccarOsmAnd(devices: ["van"]))
+            traccar.setBehaviour(.hang)
+            var timeouts = Uplinks.Timeouts()
+            (timeouts.read, timeouts.request) = (.seconds(120), .seconds(240))
+            let uplinks = try Uplinks(
+                targets: [Self.target("osmand=\(traccar.url)/?id=van")], directory: URL(fileURLWithPath: path),
+                timeouts: timeouts, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let stopped = Locked(false)
+            let run = Task {
+                await uplinks.run()
+                stopped.withLock { $0 = true }
+            }
+            await uplinks.offer(Self.fix(0), motion: nil)
+            try await waitUntil(seconds: 60) { traccar.requests.count == 1 }
+            run.cancel()
+            try await waitUntil(seconds: 30) { stopped.withLock { $0 } }
+            #expect(Self.status(uplinks, "osmand")?.backlog == 1)
+            #expect(traccar.stored.isEmpty)
+            traccar.setBehaviour(.normal)
+        }
+    }
+
     /// Each way a request fails on the way to the server, as the status and the log say it.
     @Test(arguments: [
         (UplinkHTTPError.readTimeout as any Error, "no answer in time"),

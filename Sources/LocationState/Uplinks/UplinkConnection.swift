@@ -16,7 +16,8 @@ import NIOSSL
 ///
 /// - Important: one request at a time. A second `send` while one is under way fails with
 ///   ``UplinkHTTPError/busy``; the uplinks' senders each own one connection and wait for
-///   each answer.
+///   each answer. Cancelling the task that sends gives the request up at once: its
+///   connection is closed, and `send` throws.
 package final class UplinkConnection: Sendable {
     /// How long a request may take.
     package struct Limits: Sendable {
@@ -48,6 +49,8 @@ package final class UplinkConnection: Sendable {
         var channel: (any Channel)?
         var origin: Origin?
         var busy = false
+        /// The request under way was given up (its task cancelled).
+        var cancelled = false
     }
 
     private let eventLoop: any EventLoop
@@ -72,9 +75,23 @@ package final class UplinkConnection: Sendable {
         _ method: HTTPMethod = .POST, to url: String, headers: [(name: String, value: String)], body: [UInt8]
     ) async throws -> Answer {
         let started = NIODeadline.now()
-        return try await eventLoop.flatSubmit {
+        let answer = eventLoop.flatSubmit {
             self.start(method, url: url, headers: headers, body: body, started: started)
-        }.get()
+        }
+        return try await withTaskCancellationHandler {
+            try await answer.get()
+        } onCancel: {
+            // After `start` on the loop: the request it began is the one given up.
+            self.eventLoop.execute { self.giveUp() }
+        }
+    }
+
+    /// On the event loop: the request under way fails, its connection closed; one still
+    /// connecting is not written.
+    private func giveUp() {
+        guard state.value.busy else { return }
+        state.value.cancelled = true
+        dropChannel()
     }
 
     /// Closes the connection; a later `send` opens another.
@@ -102,9 +119,11 @@ package final class UplinkConnection: Sendable {
             head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
         }
         state.value.busy = true
+        state.value.cancelled = false
         let deadline = started + limits.request
         let (limits, requestHead) = (limits, head)
         return channel(to: origin, deadline: deadline).flatMap { channel -> EventLoopFuture<Answer> in
+            guard !self.state.value.cancelled else { return channel.eventLoop.makeFailedFuture(CancellationError()) }
             let promise = channel.eventLoop.makePromise(of: Answer.self)
             do {
                 let reply = try channel.pipeline.syncOperations.handler(type: UplinkReplyHandler.self)
