@@ -70,7 +70,8 @@ package final class UplinkConnection: Sendable {
     ///
     /// - Throws: what went wrong on the way: ``UplinkHTTPError`` (an unusable URL, a
     ///   timeout, a connection closed before the whole answer), or the connection's own
-    ///   errors (`IOError`, `NIOConnectionError`, `NIOSSLError`).
+    ///   errors (`IOError`, `NIOConnectionError`, `NIOSSLError`); when the task was
+    ///   cancelled, `CancellationError` or the closed connection's error.
     package func send(
         _ method: HTTPMethod = .POST, to url: String, headers: [(name: String, value: String)], body: [UInt8]
     ) async throws -> Answer {
