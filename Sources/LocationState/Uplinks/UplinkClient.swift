@@ -41,8 +41,7 @@ struct UplinkClient: Sendable {
             self.tls = nil
         }
         limits = UplinkConnection.Limits(
-            connect: Self.amount(timeouts.connect), read: Self.amount(timeouts.read),
-            request: Self.amount(timeouts.request), answerBytes: Self.maximumAnswer)
+            connect: timeouts.connect, read: timeouts.read, request: timeouts.request, answerBytes: Self.maximumAnswer)
     }
 
     /// A connection with these settings on one of `eventLoopGroup`'s loops.
@@ -64,9 +63,5 @@ struct UplinkClient: Sendable {
     func send(_ request: UplinkRequest, with connection: UplinkConnection) async throws -> Reply {
         let answer = try await connection.send(.POST, to: request.url, headers: request.headers, body: request.body)
         return Reply(status: answer.status, retryAfter: answer.headers.first(name: "Retry-After"), body: answer.body)
-    }
-
-    private static func amount(_ duration: Duration) -> TimeAmount {
-        .microseconds(duration.microseconds)
     }
 }

@@ -22,18 +22,18 @@ package final class UplinkConnection: Sendable {
     /// How long a request may take.
     package struct Limits: Sendable {
         /// Connecting (the TCP connection) at most.
-        package var connect: TimeAmount
+        let connect: TimeAmount
         /// The server's silence in an answer at most, from the request written.
-        package var read: TimeAmount
+        let read: TimeAmount
         /// A whole request at most, from the start of connecting.
-        package var request: TimeAmount
+        let request: TimeAmount
         /// Answer bodies are read up to this; the rest is cut off, and the connection closed.
-        package var answerBytes: Int
+        let answerBytes: Int
 
-        package init(connect: TimeAmount, read: TimeAmount, request: TimeAmount, answerBytes: Int) {
-            self.connect = connect
-            self.read = read
-            self.request = request
+        package init(connect: Duration, read: Duration, request: Duration, answerBytes: Int) {
+            self.connect = .microseconds(connect.microseconds)
+            self.read = .microseconds(read.microseconds)
+            self.request = .microseconds(request.microseconds)
             self.answerBytes = answerBytes
         }
     }

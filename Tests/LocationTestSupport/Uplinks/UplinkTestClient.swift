@@ -42,13 +42,9 @@ package func withUplinkTestClient<T: Sendable>(
 ) async throws -> T {
     var tls = TLSConfiguration.makeClientConfiguration()
     if let caFile { tls.trustRoots = .file(caFile) }
-    func amount(_ duration: Duration) -> TimeAmount {
-        .milliseconds(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
     let connection = UplinkConnection(
         on: MultiThreadedEventLoopGroup.singleton, tls: try NIOSSLContext(configuration: tls),
-        limits: .init(
-            connect: amount(connectTimeout), read: amount(readTimeout), request: .seconds(120), answerBytes: 1 << 20))
+        limits: .init(connect: connectTimeout, read: readTimeout, request: .seconds(120), answerBytes: 1 << 20))
     let result: Result<T, any Error>
     do {
         result = .success(try await body(UplinkTestClient(connection: connection)))
