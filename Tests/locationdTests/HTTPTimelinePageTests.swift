@@ -74,6 +74,20 @@ struct HTTPTimelinePageTests {
         let trip = try #require(
             try await browser.run(##"return document.querySelector("#timeline li.trip").textContent"##) as? String)
         #expect(trip.contains("km"), "\(trip)")
+        // A name long enough to wrap (a place's full name often is): each entry's times stay
+        // on its own row, not over the next one.
+        let inside = try await browser.run(
+            #"""
+            for (const li of document.querySelectorAll("#timeline li")) {
+              const what = li.querySelector(".what"), when = li.querySelector(".when");
+              if (!what || !when) continue;
+              what.textContent = "Ludwig-Maximilians-Universität München, Geschwister-Scholl-Platz, Maxvorstadt · 14 min";
+              const row = li.getBoundingClientRect(), times = when.getBoundingClientRect();
+              if (times.top < row.top || times.bottom > row.bottom || times.right > row.right) return false;
+            }
+            return true
+            """#)
+        #expect(inside as? Bool == true)
 
         _ = try await browser.run(##"document.querySelector("#timeline li.trip").click(); return true"##)
         try await browser.waitFor(

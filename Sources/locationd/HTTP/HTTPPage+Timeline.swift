@@ -18,7 +18,8 @@ extension HTTPPage {
     static let timelineStyle = """
         .parked { margin-top:10px; font-size:14px; color:var(--restored); font-weight:600; }
         .timeline { list-style:none; padding:0; margin:0; font-size:13px; }
-        .timeline li { padding:6px 10px; margin:0 0 4px; border-left:3px solid var(--line); border-radius:0 6px 6px 0;
+        .timeline li { display:flex; justify-content:space-between; align-items:baseline; gap:8px; padding:6px 10px;
+                       margin:0 0 4px; border-left:3px solid var(--line); border-radius:0 6px 6px 0;
                        background:#1b2632; font-variant-numeric:tabular-nums; }
         .timeline li.stay { border-color:var(--restored); }
         .timeline li.trip { border-color:#ff7b72; cursor:pointer; }
@@ -27,7 +28,7 @@ extension HTTPPage {
         .timeline li.place { border-color:var(--restored); cursor:pointer; }
         .timeline li.place:hover { background:#243344; }
         .timeline .label { font-size:11px; text-transform:uppercase; color:var(--dim); margin-left:6px; }
-        .timeline .what { font-weight:600; } .timeline .when { color:var(--dim); float:right; }
+        .timeline .what { font-weight:600; } .timeline .when { color:var(--dim); flex:none; white-space:nowrap; }
         .dayPicker { background:var(--panel); color:var(--text); border:1px solid var(--line); border-radius:6px;
                      font-size:12px; padding:2px 6px; margin-left:8px; color-scheme:dark; }
         """
