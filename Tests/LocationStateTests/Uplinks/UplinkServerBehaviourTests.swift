@@ -125,6 +125,25 @@ import Testing
         #expect(server.connectionCount == 1)
     }
 
+    /// The request target is the URL's path and query as written (`/` when it has no path,
+    /// the fragment left out); a request to another origin goes over a connection of its
+    /// own, and one back to the first origin over a new one.
+    @Test func theRequestTargetIsThePathAndQuery() async throws {
+        let first = try await UplinkServer(.traccarOsmAnd(devices: ["van"]))
+        let second = try await UplinkServer(.traccarOsmAnd(devices: ["van"]))
+        let query = StandInFixtures.osmAnd()
+        try await withUplinkTestClient { client throws in
+            _ = try await client.send(first.url + "?" + query)
+            _ = try await client.send(first.url + "/?" + query + "#fragment")
+            _ = try await client.send(second.url + "/traccar/?" + query)
+            _ = try await client.send(first.url)
+        }
+        #expect(first.requests.map(\.target) == ["/?" + query, "/?" + query, "/"])
+        #expect(second.requests.map(\.target) == ["/traccar/?" + query])
+        #expect(first.connectionCount == 2)
+        #expect(second.connectionCount == 1)
+    }
+
     /// HTTPS: a client that trusts the test authority gets through, by address and by
     /// name; one that trusts only the system's store fails the handshake (the certificate
     /// does not verify), and nothing reaches the server.
