@@ -6,35 +6,40 @@ import LocationState
 /// SAX2 callbacks that turn track points into events.
 ///
 /// Not thread-safe; ``GPXDecoder`` keeps it behind a mutex.
+///
+/// Its state is `@exclusivity(unchecked)`: it is reached only by ``parse(_:terminate:)``
+/// and the callbacks libxml2 runs within it, on one thread, and no access to a property
+/// spans a call that reaches the same property. The checks were up to 12% of the parsing
+/// thread's instructions, the replay's critical path (docs/performance.md, GPX).
 package final class GPXParser {
     /// The longest text of a point's field kept (a number, a time); longer is malformed.
     package static let maximumTextLength = 256
     /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
     package static let maximumDepth = 256
 
-    private(set) var statistics = ReplayStatistics(record: .trackPoint)
+    @exclusivity(unchecked) private(set) var statistics = ReplayStatistics(record: .trackPoint)
     private let source: FixSource
     private let device: String?
-    private var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     /// Events completed during the current ``parse(_:terminate:)``.
-    private var events: [FixReport] = []
+    @exclusivity(unchecked) private var events: [FixReport] = []
     /// Elements open now.
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// The track point being read, and the depth of its element (0: none is being read).
     ///
     /// Not an optional: testing or changing a `Location?` copies the whole fix, for every
     /// element (docs/performance.md, GPX).
-    private var point: Location
-    private var pointDepth = 0
+    @exclusivity(unchecked) private var point: Location
+    @exclusivity(unchecked) private var pointDepth = 0
     /// The field being read (a child of the point whose text is read), the depth of its
     /// element, and its text so far.
-    private var field: GPXElement? {
+    @exclusivity(unchecked) private var field: GPXElement? {
         didSet { GPXCallbacks.receiveText(field != nil, in: context) }
     }
-    private var fieldDepth = 0
-    private var text: [UInt8] = []
+    @exclusivity(unchecked) private var fieldDepth = 0
+    @exclusivity(unchecked) private var text: [UInt8] = []
     /// Track points read since the last segment break (or the start).
-    private var pointsInSegment = 0
+    @exclusivity(unchecked) private var pointsInSegment = 0
     /// The first bytes of the document, kept until there are four to create the context with.
     private var head: [UInt8] = []
 
