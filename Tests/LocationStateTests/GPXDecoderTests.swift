@@ -88,6 +88,7 @@ struct GPXDecoderTests {
         let located = fixes(events)
         #expect(located.count == 2 && events.count == 2)
         #expect(located.map(\.speed) == [1.4, 1.5])
+        #expect(located.map(\.track) == [nil, 33])
         #expect(located[0].hdop == 4.2 && located[0].eph == 4.2 * 19)
         #expect(located.allSatisfy { $0.lat! > 52.516 && $0.lat! < 52.517 })
         #expect(statistics[skipped: .waypoint] == 2 && statistics[skipped: .routePoint] == 0)
@@ -340,6 +341,42 @@ struct GPXDecoderTests {
         #expect(fixes(events).map(\.altMSL) == [3])
         #expect(statistics.records == 2 && statistics[skipped: .malformed] == 1)
         #expect(statistics.stopReason?.hasPrefix("not well-formed XML") == true)
+    }
+
+    /// OsmAnd writes the course it recorded as `heading` (osmand.net, "OsmAnd GPX"); a
+    /// `course` in the same point is the course, whichever comes first.
+    @Test func osmAndsHeadingIsTheCourseUnlessThePointHasOne() {
+        let text = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1" xmlns:osmand="https://osmand.net">
+            <trk><trkseg>
+            <trkpt lat="1" lon="2"><extensions><osmand:heading>273</osmand:heading></extensions></trkpt>
+            <trkpt lat="1" lon="2"><extensions><heading>12</heading><course>45</course></extensions></trkpt>
+            <trkpt lat="1" lon="2"><extensions><course>46</course><heading>13</heading></extensions></trkpt>
+            <trkpt lat="1" lon="2"><extensions><speed>2</speed></extensions></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (events, _) = decodeGPX(text)
+        #expect(fixes(events).map(\.track) == [273, 45, 46, nil])
+    }
+
+    /// XML that is not GPX (a KML, an HTML page) stops at its root with the reason, rather
+    /// than reading as a GPX without a track; a GPX root under a prefix is GPX.
+    @Test func aDocumentThatIsNotGPXSaysSo() {
+        let kml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><Point>
+            <coordinates>13.4,52.5,0</coordinates></Point></Placemark></Document></kml>
+            """
+        let (events, statistics) = decodeGPX(kml)
+        #expect(events.isEmpty && statistics.records == 0)
+        #expect(statistics.stopReason == "not a GPX document, its root element is <kml> (line 2)")
+
+        let prefixed = """
+            <g:gpx version="1.1" xmlns:g="http://www.topografix.com/GPX/1/1"><g:trk><g:trkseg>
+            <g:trkpt lat="1" lon="2"><g:ele>3</g:ele></g:trkpt></g:trkseg></g:trk></g:gpx>
+            """
+        let (located, read) = decodeGPX(prefixed)
+        #expect(fixes(located).map(\.altMSL) == [3] && read.stopReason == nil)
     }
 
     @Test func aGPXWithoutATrackHasNoFixes() {

@@ -7,6 +7,8 @@
 enum GPXElement {
     case trackPoint, segment, waypoint, routePoint
     case elevation, time, fix, satellites, hdop, vdop, speed, course
+    /// OsmAnd's `heading` in a track point's extensions: the course it recorded.
+    case heading
     /// Any element not listed: read through, never acted on.
     case other
 
@@ -20,7 +22,7 @@ enum GPXElement {
             case UInt8(ascii: "e"): name.isName("ele") ? .elevation : .other
             case UInt8(ascii: "f"): name.isName("fix") ? .fix : .other
             case UInt8(ascii: "s"): name.isName("sat") ? .satellites : name.isName("speed") ? .speed : .other
-            case UInt8(ascii: "h"): name.isName("hdop") ? .hdop : .other
+            case UInt8(ascii: "h"): name.isName("hdop") ? .hdop : name.isName("heading") ? .heading : .other
             case UInt8(ascii: "v"): name.isName("vdop") ? .vdop : .other
             case UInt8(ascii: "c"): name.isName("course") ? .course : .other
             case UInt8(ascii: "w"): name.isName("wpt") ? .waypoint : .other

@@ -31,6 +31,8 @@ package final class GPXParser {
     /// element (docs/performance.md, GPX).
     @exclusivity(unchecked) private var point: Location
     @exclusivity(unchecked) private var pointDepth = 0
+    /// Whether the point being read had a `course` (which a `heading` does not replace).
+    @exclusivity(unchecked) private var pointHasCourse = false
     /// The field being read (a child of the point whose text is read), the depth of its
     /// element, and its text so far.
     @exclusivity(unchecked) private var field: GPXElement? {
@@ -146,10 +148,17 @@ package final class GPXParser {
             return
         }
         let element = GPXElement(localName: name)
+        if depth == 1, !name.isName("gpx") {
+            // A KML, an HTML page, any XML that is not GPX: say so rather than read it as
+            // a GPX without a track.
+            let root = String(decoding: UnsafeBufferPointer(start: name, count: min(strlen(name), 64)), as: UTF8.self)
+            stop("not a GPX document, its root element is <\(root)>")
+            return
+        }
         if pointDepth > 0 {
             guard field == nil else { return }
             switch element {
-            case .elevation, .time, .fix, .satellites, .hdop, .vdop, .speed, .course:
+            case .elevation, .time, .fix, .satellites, .hdop, .vdop, .speed, .course, .heading:
                 field = element
                 fieldDepth = depth
                 text.removeAll(keepingCapacity: true)
@@ -192,6 +201,7 @@ package final class GPXParser {
         }
         point = location
         pointDepth = depth
+        pointHasCourse = false
         field = nil
     }
 
@@ -257,7 +267,12 @@ package final class GPXParser {
         case .hdop: point.hdop = value
         case .vdop: point.epv = value.map { $0 * 23 }
         case .speed: point.speed = value
-        case .course: point.track = value
+        case .course:
+            point.track = value
+            pointHasCourse = true
+        // OsmAnd records the course as `heading` (osmand.net, "OsmAnd GPX", details of a
+        // track point); a `course` in the same point wins, before it or after.
+        case .heading: if !pointHasCourse { point.track = value }
         case .trackPoint, .segment, .waypoint, .routePoint, .other: break
         }
     }
