@@ -149,6 +149,24 @@ struct GPXDecoderTests {
         #expect(UTCCalendar.parseISO8601("2024-06-01T08:00:03") == nil)
     }
 
+    /// A time that is not one (a day the calendar lacks, words) is dropped from its point,
+    /// which is kept, as gpxpy keeps it; the summary counts it. An empty time is no time.
+    @Test func anUnreadableTimeIsDroppedAndCounted() {
+        let text = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+              <trkpt lat="1" lon="2"><time>2024-02-30T10:00:00Z</time></trkpt>
+              <trkpt lat="1" lon="2"><time>yesterday</time></trkpt>
+              <trkpt lat="1" lon="2"><time> </time></trkpt>
+              <trkpt lat="1" lon="2"><time>2024-06-01T10:00:00-0700</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let (events, statistics) = decodeGPX(text)
+        #expect(fixes(events).map(\.time) == [nil, nil, nil, date("2024-06-01T17:00:00Z")])
+        #expect(statistics.unreadableTimes == 2 && statistics.impossibleTimes == 0)
+        let summary = statistics.summary
+        #expect(summary.contains("4 fixes, 2 unreadable times dropped (positions kept)"), "\(summary)")
+    }
+
     /// BRouter: a comment with the track's statistics, turn instructions as waypoints, and
     /// the same route as a `rte`, whose points are a plan, not positions.
     @Test func brouterExportWithARouteAndWaypoints() {

@@ -130,6 +130,27 @@ struct LocationJSONTests {
         #expect(UTCCalendar.parseISO8601("2024-03-05") == nil)
         #expect(UTCCalendar.parseISO8601("2024-13-05T13:00:00Z") == nil)
     }
+
+    /// The offsets ISO 8601 and gpxpy read (`+hh:mm`, `+hhmm`, `+hh`), RFC 3339's lower-case
+    /// `t` and `z`; nothing else after the time, and no day the calendar lacks.
+    @Test(arguments: [
+        ("2024-03-05T13:00:00+01:00", 1_709_640_000.0), ("2024-03-05T13:00:00+0100", 1_709_640_000),
+        ("2024-03-05T13:00:00+01", 1_709_640_000), ("2024-03-05T06:30:00-05:30", 1_709_640_000),
+        ("2024-03-05T06:30:00-0530", 1_709_640_000), ("2024-03-05t12:00:00z", 1_709_640_000),
+        ("2024-02-29T12:00:00Z", 1_709_208_000), ("2000-02-29T00:00:00Z", 951_782_400),
+    ])
+    func readsTheOffsetsISO8601Allows(text: String, seconds: Double) {
+        #expect(UTCCalendar.parseISO8601(text) == Date(timeIntervalSince1970: seconds), "\(text)")
+    }
+
+    @Test(arguments: [
+        "2024-03-05T13:00:00+01x00", "2024-03-05T13:00:00+1", "2024-03-05T13:00:00+010", "2024-03-05T13:00:00+01:0",
+        "2024-03-05T13:00:00+24:00", "2024-03-05T13:00:00+01:60", "2024-03-05T13:00:00+01:00Z", "2024-03-05T13:00:00ZZ",
+        "2023-02-29T12:00:00Z", "1900-02-29T12:00:00Z", "2024-04-31T12:00:00Z", "2024-03-00T12:00:00Z",
+    ])
+    func refusesWhatIsNotATime(text: String) {
+        #expect(UTCCalendar.parseISO8601(text) == nil, "\(text)")
+    }
 }
 
 @Suite(.timeLimit(.minutes(10)))

@@ -43,6 +43,9 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// GPX times no fix can carry (before 1970, after 9999), dropped from their points,
     /// whose positions were kept.
     public var impossibleTimes = 0
+    /// GPX times that are not ISO 8601 times (`2025-05-01T10:00:00-07`, a date that does
+    /// not exist), dropped from their points, whose positions were kept.
+    public var unreadableTimes = 0
     /// Why reading stopped before the end of the input (a GPX file that is not
     /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
     public var stopReason: String?
@@ -77,6 +80,7 @@ public struct ReplayStatistics: Sendable, Hashable {
         fixes += other.fixes
         skipped.merge(other.skipped, uniquingKeysWith: +)
         impossibleTimes += other.impossibleTimes
+        unreadableTimes += other.unreadableTimes
         stopReason = stopReason ?? other.stopReason
         validation.add(other.validation)
     }
@@ -109,6 +113,7 @@ public struct ReplayStatistics: Sendable, Hashable {
         ].filter { $0.0 > 0 }.map { count($0.0, $0.1) }
         if !points.isEmpty { parts.append(points.joined(separator: " and ") + " skipped") }
         if impossibleTimes > 0 { parts.append(count(impossibleTimes, "impossible time") + " dropped (positions kept)") }
+        if unreadableTimes > 0 { parts.append(count(unreadableTimes, "unreadable time") + " dropped (positions kept)") }
         let validated = validation.summary
         if !validated.isEmpty { parts.append(validated) }
         let summary = parts.joined(separator: ", ")

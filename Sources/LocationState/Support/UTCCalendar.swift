@@ -3,6 +3,15 @@ import Foundation
 /// Proleptic Gregorian calendar arithmetic in UTC, without Foundation's Calendar (fast,
 /// allocation-free), and locationd's one ISO 8601 format: UTC, milliseconds, `Z`.
 public enum UTCCalendar {
+    /// The days of `month` (1...12) in `year` of the proleptic Gregorian calendar.
+    package static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
     package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -49,7 +58,10 @@ public enum UTCCalendar {
         String(iso8601(date).unicodeScalars.filter { $0 != "-" && $0 != ":" })
     }
 
-    /// Parses ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SS[.fff...]Z` or with a `+00:00` offset); nil when malformed.
+    /// Parses an ISO 8601 time (`YYYY-MM-DDTHH:MM:SS[.fff...]` with `Z` or an offset `+hh:mm`,
+    /// `+hhmm` or `+hh`, as gpxpy reads them; `T` or a space between date and time, and
+    /// RFC 3339's lower-case `t` and `z`); nil when malformed or not a date of the calendar
+    /// (February 30th).
     ///
     /// - Parameters:
     ///   - text: the date and time.
@@ -72,11 +84,12 @@ public enum UTCCalendar {
             return value
         }
         guard bytes.count >= (zonelessIsUTC ? 19 : 20), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "t"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
+            second <= 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -90,13 +103,17 @@ public enum UTCCalendar {
             }
         }
         var offsetSeconds = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "Z") {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
             index += 1
-        } else if index + 6 == bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-            let hours = number(index + 1, 2), let minutes = number(index + 4, 2)
-        {
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            // `+hh:mm`, `+hhmm` or `+hh`.
+            let rest = bytes.count - index - 1
+            let colon = rest == 5 && bytes[index + 3] == UInt8(ascii: ":")
+            guard rest == 2 || rest == 4 || colon, let hours = number(index + 1, 2), hours < 24 else { return nil }
+            let minutes = rest == 2 ? 0 : number(index + (colon ? 4 : 3), 2) ?? 60
+            guard minutes < 60 else { return nil }
             offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
-            index += 6
+            index = bytes.count
         } else if !(zonelessIsUTC && index == bytes.count) {
             return nil
         }

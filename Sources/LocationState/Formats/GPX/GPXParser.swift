@@ -247,6 +247,10 @@ package final class GPXParser {
             // A GPX time is optional: one no fix can carry (1901, as converters write) is
             // dropped and counted, and the position kept, as gpxpy keeps a point it cannot date.
             let time = UTCCalendar.parseISO8601(utf8: text, zonelessIsUTC: true)
+            if time == nil, !text.isEmpty {
+                // Kept without its time, as gpxpy keeps it; counted, so that the summary says so.
+                statistics.unreadableTimes += 1
+            }
             if let time, !Location.accepts(time: time) {
                 statistics.impossibleTimes += 1
                 point.time = nil
