@@ -149,6 +149,24 @@ struct GPXDecoderTests {
         #expect(UTCCalendar.parseISO8601("2024-06-01T08:00:03") == nil)
     }
 
+    /// UTF-16 with a byte order mark, as Windows programs write it: libxml2 reads the
+    /// encoding from the first bytes.
+    @Test func utf16WithAByteOrderMarkIsRead() {
+        let text = """
+            <?xml version="1.0" encoding="UTF-16"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="52.5" lon="13.4"><name>Straße</name><time>2025-05-01T10:00:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let little = text.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let bytes: [UInt8] = [0xFF, 0xFE] + little
+        for chunkSize in [1, 3, 4096] {
+            let (events, statistics) = decodeGPX(bytes, chunkSize: chunkSize)
+            #expect(fixes(events).map(\.time) == [date("2025-05-01T10:00:00Z")], "chunks of \(chunkSize)")
+            #expect(statistics.stopReason == nil, "\(statistics.stopReason ?? "")")
+        }
+    }
+
     /// A time that is not one (a day the calendar lacks, words) is dropped from its point,
     /// which is kept, as gpxpy keeps it; the summary counts it. An empty time is no time.
     @Test func anUnreadableTimeIsDroppedAndCounted() {

@@ -99,6 +99,13 @@ struct ReplayProviderTests {
         #expect(ReplayFormat.detect(Array("\n{\"class\":\"VERSION\"}".utf8)) == .json)
         #expect(ReplayFormat.detect(Array("\u{FEFF}<?xml version=\"1.0\"?>".utf8)) == .gpx)
         #expect(ReplayFormat.detect([0xB5, 0x62, 0x01]) == .nmea)
+        // UTF-16, with its byte order mark or without, either byte order.
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+        let little = xml.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let big = xml.utf16.flatMap { unit -> [UInt8] in [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        #expect(ReplayFormat.detect([0xFF, 0xFE] + little) == .gpx)
+        #expect(ReplayFormat.detect([0xFE, 0xFF] + big) == .gpx)
+        #expect(ReplayFormat.detect(big) == .gpx)
     }
 
     @Test func pacingFollowsRecordedTimes() async throws {

@@ -23,7 +23,13 @@ public enum ReplayFormat: String, Sendable, CaseIterable {
                 inComment = true
                 continue
             }
-            if byte == 32 || byte == 9 || byte == 0xEF || byte == 0xBB || byte == 0xBF { continue }
+            // White space, byte order marks (UTF-8's EF BB BF, UTF-16's FF FE and FE FF), and
+            // the zero bytes of UTF-16 text (a GPX a Windows program wrote).
+            if byte == 32 || byte == 9 || byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0xFF || byte == 0xFE
+                || byte == 0
+            {
+                continue
+            }
             switch byte {
             case UInt8(ascii: "{"): return .json
             case UInt8(ascii: "<"): return .gpx
