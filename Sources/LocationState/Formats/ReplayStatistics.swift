@@ -43,8 +43,8 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// GPX times no fix can carry (before 1970, after 9999), dropped from their points,
     /// whose positions were kept.
     public var impossibleTimes = 0
-    /// GPX times that are not ISO 8601 times (`2025-05-01T10:00:00-07`, a date that does
-    /// not exist), dropped from their points, whose positions were kept.
+    /// GPX times that are not ISO 8601 times (`yesterday`, `2025-05-01T10:00`, a day the
+    /// calendar lacks), dropped from their points, whose positions were kept.
     public var unreadableTimes = 0
     /// Why reading stopped before the end of the input (a GPX file that is not
     /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
