@@ -413,6 +413,10 @@ struct GPXDecoderTests {
             """
         let (located, read) = decodeGPX(prefixed)
         #expect(fixes(located).map(\.altMSL) == [3] && read.stopReason == nil)
+
+        let capitals = #"<GPX version="1.1"><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></GPX>"#
+        let (points, _) = decodeGPX(capitals)
+        #expect(fixes(points).count == 1, "a root in capitals reads as before")
     }
 
     @Test func aGPXWithoutATrackHasNoFixes() {
