@@ -110,8 +110,7 @@ public enum UTCCalendar {
             let rest = bytes.count - index - 1
             let colon = rest == 5 && bytes[index + 3] == UInt8(ascii: ":")
             guard rest == 2 || rest == 4 || colon, let hours = number(index + 1, 2), hours < 24 else { return nil }
-            let minutes = rest == 2 ? 0 : number(index + (colon ? 4 : 3), 2) ?? 60
-            guard minutes < 60 else { return nil }
+            guard let minutes = rest == 2 ? 0 : number(index + (colon ? 4 : 3), 2), minutes < 60 else { return nil }
             offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             index = bytes.count
         } else if !(zonelessIsUTC && index == bytes.count) {

@@ -148,7 +148,7 @@ package final class GPXParser {
             return
         }
         let element = GPXElement(localName: name)
-        if depth == 1, !(name.isName("gpx") || name.isName("GPX") || name.isName("Gpx")) {
+        if depth == 1, strcasecmp(name, "gpx") != 0 {
             // A KML, an HTML page, any XML that is not GPX: say so rather than read it as
             // a GPX without a track. (A root in capitals is not GPX's, but read as before.)
             let root = String(decoding: UnsafeBufferPointer(start: name, count: min(strlen(name), 64)), as: UTF8.self)

@@ -23,7 +23,7 @@ public struct NMEADate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// A date, or nil when the month or day is out of range for that month.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= NMEADate.daysIn(month: month, year: year) else {
+        guard (1...12).contains(month), day >= 1, day <= UTCCalendar.daysIn(month: month, year: year) else {
             return nil
         }
         self.year = year
@@ -57,13 +57,5 @@ public struct NMEADate: Sendable, Hashable, Comparable, CustomStringConvertible 
         bytes.append(UInt8(ascii: "-"))
         DecimalFormatting.appendPadded(day, width: 2, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }
