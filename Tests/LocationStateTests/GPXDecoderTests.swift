@@ -167,6 +167,59 @@ struct GPXDecoderTests {
         }
     }
 
+    /// UTF-16 whose bytes do not decode (a high surrogate without its low half): libxml2
+    /// raises that outside its parser's context, where it would print it on stderr and end
+    /// the parse without a word. The points before it are kept, the one it cuts is
+    /// malformed, and the summary says where and why, in any chunking.
+    @Test func utf16ThatDoesNotDecodeStopsWithItsReason() {
+        func utf16(_ text: String) -> [UInt8] {
+            text.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        }
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        bytes += utf16(
+            """
+            <?xml version="1.0" encoding="UTF-16"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="52.5" lon="13.4"><time>2025-05-01T10:00:00Z</time></trkpt>
+            <trkpt lat="52.6" lon="13.4"><time>2025-05-01T10:00:01Z</time></trkpt>
+            <trkpt lat="52.7" lon="13.4"><name>
+            """)
+        bytes += [0x00, 0xD8, 0x41, 0x00]
+        bytes += utf16("</name></trkpt>\n<trkpt lat=\"52.8\" lon=\"13.4\"/></trkseg></trk></gpx>\n")
+        for chunkSize in [1, 7, 4096] {
+            let (events, statistics) = decodeGPX(bytes, chunkSize: chunkSize)
+            #expect(
+                fixes(events).map(\.time) == [date("2025-05-01T10:00:00Z"), date("2025-05-01T10:00:01Z")],
+                "chunks of \(chunkSize)")
+            #expect(statistics.records == 3 && statistics[skipped: .malformed] == 1, "chunks of \(chunkSize)")
+            #expect(
+                statistics.stopReason
+                    == "not well-formed XML: input conversion failed due to input error, bytes 0x00 0xD8 0x41 0x00 (line 5)",
+                "chunks of \(chunkSize): \(statistics.stopReason ?? "no stop")")
+        }
+    }
+
+    /// A field's text too long to be a number or a time is dropped as one that does not
+    /// parse: the point is kept, and counted as a fix, not as malformed; the time is
+    /// counted as unreadable.
+    @Test func anOverlongFieldIsDroppedAndItsPointKept() {
+        let long = String(repeating: "1", count: GPXParser.maximumTextLength + 1)
+        let text = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+              <trkpt lat="1" lon="2"><ele>\(long)</ele><time>2024-06-01T10:00:00Z</time></trkpt>
+              <trkpt lat="1" lon="3"><ele>5</ele><time>\(long)</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        for chunkSize in [1, 100, 4096] {
+            let (events, statistics) = decodeGPX(text, chunkSize: chunkSize)
+            let located = fixes(events)
+            #expect(located.map(\.altMSL) == [nil, 5], "chunks of \(chunkSize)")
+            #expect(located.map(\.time) == [date("2024-06-01T10:00:00Z"), nil], "chunks of \(chunkSize)")
+            #expect(statistics.records == 2 && statistics.fixes == 2, "chunks of \(chunkSize)")
+            #expect(statistics[skipped: .malformed] == 0 && statistics.unreadableTimes == 1, "chunks of \(chunkSize)")
+        }
+    }
+
     /// A time that is not one (a day the calendar lacks, words) is dropped from its point,
     /// which is kept, as gpxpy keeps it; the summary counts it. An empty time is no time.
     @Test func anUnreadableTimeIsDroppedAndCounted() {

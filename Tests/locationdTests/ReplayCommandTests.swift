@@ -82,6 +82,30 @@ struct ReplayCommandTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
+    /// Bytes a GPX's encoding cannot decode are one line of summary too: libxml2 reports
+    /// them outside its parser, on stderr, unless locationd takes the report.
+    @Test func aGPXWhoseBytesDoNotDecodeIsOneLine() async throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-16"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><ele>3</ele></trkpt>
+            <trkpt lat="1" lon="2"><name>
+            """
+        var bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        bytes += [0x00, 0xD8, 0x41, 0x00]
+        let path = try temporaryFile(bytes, suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(
+            run.stderr.hasSuffix(
+                "2 track points read, 1 fix, 1 malformed; stopped early: not well-formed XML: "
+                    + "input conversion failed due to input error, bytes 0x00 0xD8 0x41 0x00 (line 4)\n"),
+            "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
     @Test func gpxOutputReplaysToTheSameFixes() async throws {
         let gpx = try await runLocationd([
             "replay", Repository.sampleTrack("walk.nmea"), "--speed", "max", "--format", "gpx",

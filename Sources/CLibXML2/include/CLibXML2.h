@@ -101,7 +101,8 @@ typedef void (*xmlStructuredErrorFunc)(void *userData, xmlErrorPtr error);
     X(void, xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt),)                                    \
     X(void, xmlFreeDoc, (xmlDocPtr cur), (cur),)                                                    \
     X(int, xmlSAXVersion, (xmlSAXHandler * hdlr, int version), (hdlr, version), return)             \
-    X(int, xmlSAX2GetLineNumber, (void *ctx), (ctx), return)
+    X(int, xmlSAX2GetLineNumber, (void *ctx), (ctx), return)                                       \
+    X(void, xmlSetStructuredErrorFunc, (void *ctx, xmlStructuredErrorFunc handler), (ctx, handler),)
 #define LOCATIOND_LIBXML2_DECLARE(type, name, parameters, arguments, RETURN) type name parameters;
 LOCATIOND_LIBXML2_FUNCTIONS(LOCATIOND_LIBXML2_DECLARE)
 #undef LOCATIOND_LIBXML2_DECLARE

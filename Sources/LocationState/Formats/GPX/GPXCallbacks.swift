@@ -31,6 +31,13 @@ enum GPXCallbacks {
         handler._private = Unmanaged.passUnretained(parser).toOpaque()
     }
 
+    /// An error libxml2 raised outside any context, to the parser that set this handler
+    /// for the thread (its user data).
+    static let strayError: xmlStructuredErrorFunc = { parser, error in
+        guard let parser, let error else { return }
+        Unmanaged<GPXParser>.fromOpaque(parser)._withUnsafeGuaranteedRef { $0.failed(error.pointee, stray: true) }
+    }
+
     /// Hands text (and CDATA) to the parser from now on, or no longer.
     static func receiveText(_ receive: Bool, in context: xmlParserCtxtPtr?) {
         guard let handler = context?.pointee.sax else { return }

@@ -12,7 +12,7 @@ import LocationState
 /// spans a call that reaches the same property. The checks were up to 12% of the parsing
 /// thread's instructions, the replay's critical path (docs/performance.md, GPX).
 package final class GPXParser {
-    /// The longest text of a point's field kept (a number, a time); longer is malformed.
+    /// The longest text of a point's field read (a number, a time); a longer one is dropped, as one that does not parse.
     package static let maximumTextLength = 256
     /// The deepest nesting of elements read (libxml2's own limit in its pull parser).
     package static let maximumDepth = 256
@@ -42,6 +42,9 @@ package final class GPXParser {
     @exclusivity(unchecked) private var text: [UInt8] = []
     /// Track points read since the last segment break (or the start).
     @exclusivity(unchecked) private var pointsInSegment = 0
+    /// The first fatal error libxml2 raised outside the context during this call into it
+    /// (``failed(_:stray:)``), until the call returns.
+    private var strayError: String?
     /// The first bytes of the document, kept until there are four to create the context with.
     private var head: [UInt8] = []
 
@@ -73,7 +76,7 @@ package final class GPXParser {
                 statistics.stopReason = problem
                 return []
             }
-            context = head.withUnsafeBytes { makeContext($0) }
+            context = catchingStrayErrors { head.withUnsafeBytes { makeContext($0) } }
             guard context != nil else {
                 statistics.stopReason = "libxml2 could not start a parser"
                 return []
@@ -81,7 +84,15 @@ package final class GPXParser {
         }
         if !remaining.isEmpty || terminate {
             let base = remaining.baseAddress?.assumingMemoryBound(to: CChar.self)
-            xmlParseChunk(context, base, Int32(remaining.count), terminate ? 1 : 0)
+            catchingStrayErrors { _ = xmlParseChunk(context, base, Int32(remaining.count), terminate ? 1 : 0) }
+            if let stray = strayError {
+                // Noted inside libxml2's input buffer, where the parser could not be stopped;
+                // the parser has read what was decoded before it. That is where it ends,
+                // whatever libxml2 made of the cut (a tag left open).
+                strayError = nil
+                statistics.stopReason = "\(stray) (line \(xmlSAX2GetLineNumber(context)))"
+                xmlStopParser(context)
+            }
         }
         if terminate || statistics.stopReason != nil, pointDepth > 0 {
             // Cut short inside a track point.
@@ -230,7 +241,9 @@ package final class GPXParser {
     /// Puts the text of `field` into the point.
     private func read(_ field: GPXElement) {
         if text.first == 0 {
-            statistics[skipped: .malformed] += 1
+            // Too long to be a number or a time: dropped as one that does not parse is. The
+            // point is kept, so it is not a malformed record.
+            if field == .time { statistics.unreadableTimes += 1 }
             return
         }
         text.withUnsafeBufferPointer { read(field, GPXParser.trimmed($0)) }
@@ -301,11 +314,20 @@ package final class GPXParser {
     }
 
     /// A libxml2 error: the first fatal one ends the document.
-    func failed(_ error: xmlError) {
-        guard error.level == XML_ERR_FATAL, statistics.stopReason == nil else { return }
+    ///
+    /// - Parameter stray: raised outside the parser's context (``catchingStrayErrors(_:)``),
+    ///   from inside libxml2's input buffer, which stopping the parser would free: the
+    ///   reason is only noted, and the parser stopped once libxml2 has returned.
+    func failed(_ error: xmlError, stray: Bool = false) {
+        guard error.level == XML_ERR_FATAL, statistics.stopReason == nil, strayError == nil else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         let text = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
-        stop("not well-formed XML: \(text.trimmingCharacters(in: .whitespaces))")
+        let reason = "not well-formed XML: \(text.trimmingCharacters(in: .whitespaces))"
+        if stray {
+            strayError = reason
+        } else {
+            stop(reason)
+        }
     }
 
     /// Ends the document at the current line, with `reason`.
@@ -313,6 +335,18 @@ package final class GPXParser {
         guard statistics.stopReason == nil, let context else { return }
         statistics.stopReason = "\(reason) (line \(xmlSAX2GetLineNumber(context)))"
         xmlStopParser(context)
+    }
+
+    /// Runs `body`, a call into libxml2, with the errors libxml2 raises outside any parser
+    /// context taken as this parser's (``failed(_:stray:)``). Bytes that the document's
+    /// encoding cannot convert (a broken UTF-16 surrogate) are one: libxml2 would print
+    /// them on stderr (`encoding error : input conversion failed…`, `I/O error : encoder
+    /// error`) and end the parse without a word to its handler. Its handler for them is
+    /// the calling thread's own, and is cleared again before this returns.
+    private func catchingStrayErrors<Result>(_ body: () -> Result) -> Result {
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), GPXCallbacks.strayError)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        return body()
     }
 
     /// The bytes without surrounding XML white space.
