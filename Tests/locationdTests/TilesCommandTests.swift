@@ -103,6 +103,25 @@ private func dataDirectory() throws -> URL {
     #expect(try Data(contentsOf: file) == garbage)
 }
 
+/// An empty file where the tile log should be (SQLite takes it for an empty database) is
+/// one without the table: said so, not taken for a write error (exit 73).
+@Test(.timeLimit(.minutes(10))) func tilesOnAnEmptyFileSaysItHasNoTileTable() async throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("locationd-empty-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent(TileDatabase.fileName)
+    try Data().write(to: file)
+
+    for arguments in [[String](), ["--stats"]] {
+        let run = try await runLocationd(["tiles", "--data-dir", directory.path] + arguments)
+        #expect(run.status == 66, "\(arguments)")
+        #expect(run.stderr.contains("not a usable database (it has no locationd tile table)"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+    #expect(try Data(contentsOf: file).isEmpty)
+}
+
 @Test(
     .timeLimit(.minutes(10)),
     arguments: [

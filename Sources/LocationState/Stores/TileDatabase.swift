@@ -248,7 +248,8 @@ public struct TileDatabase: Sendable {
     }
 
     private func checkSchema() throws {
-        let columns = try queue.read { db in try db.columns(in: "tile").map(\.name) }
+        // Without the table (an empty file), SQLite's "no such table" would read as a write error.
+        let columns = try queue.read { db in try db.tableExists("tile") ? db.columns(in: "tile").map(\.name) : [] }
         guard Set(["zoom", "x", "y", "firstSeen", "lastSeen", "visits"]).isSubset(of: columns) else {
             throw LocationError.databaseCorrupt(path: url.path, reason: "it has no locationd tile table")
         }
