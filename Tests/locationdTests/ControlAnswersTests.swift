@@ -1,5 +1,6 @@
 import Foundation
 import LocationTestSupport
+import NIOCore
 import Testing
 
 @testable import LocationMQTT
@@ -34,13 +35,39 @@ struct ControlAnswersTests {
 
     @Test func lastIsTheTPVObjectWithAgeAndStateAfterIt() {
         let fix = Location(time: Self.lastFix, mode: .threeD, lat: 51.5, lon: -0.125, source: .gpsd)
-        let line = ControlAnswers.last(current: nil, lastKnown: fix, now: Self.lastFix.addingTimeInterval(2.5))
+        let shown = ControlAnswers.ShownFix(current: nil, lastKnown: fix)
+        let line = ControlAnswers.last(shown, now: Self.lastFix.addingTimeInterval(2.5))
         #expect(
             line == #"{"class":"TPV","mode":3,"time":"2025-11-22T12:00:00.123Z","lat":51.500000000,"#
                 + #""lon":-0.125000000,"source":"gpsd","age":2.500,"state":"stale"}"#)
         #expect(
-            ControlAnswers.last(current: nil, lastKnown: nil, now: Date())
+            ControlAnswers.last(ControlAnswers.ShownFix(current: nil, lastKnown: nil), now: Date())
                 == #"{"class":"TPV","mode":0,"state":"none"}"#)
+    }
+
+    /// `/api/v1/last`'s body is `?LAST;`'s answer with `code` as its last member, for each
+    /// state, also when the fix shown changes or keeps its value with another state (its
+    /// bytes up to the age are kept for the fix, ``HTTPLastBody``).
+    @Test func theHTTPBodyIsTheLastAnswerWithItsCode() {
+        let first = Location(time: Self.lastFix, mode: .threeD, lat: 51.5, lon: -0.125, source: .gpsd)
+        var second = first
+        second.time = Self.lastFix.addingTimeInterval(1)
+        second.lat = 51.6
+        var restored = second
+        restored.source = .restored
+        let shown = Locked<ControlAnswers.ShownFix?>(nil)
+        let bodies = HTTPLastBody(shown: { shown.withLock { $0 } })
+        let now = Self.lastFix.addingTimeInterval(2.5)
+        for (current, lastKnown, code) in [
+            (first, nil, 0), (first, nil, 0), (nil, first, 3), (second, first, 0), (nil, restored, 3),
+            (nil, nil, 4),
+        ] as [(Location?, Location?, Int)] {
+            let fix = ControlAnswers.ShownFix(current: current, lastKnown: lastKnown)
+            shown.withLock { $0 = fix }
+            let answer = ControlAnswers.last(fix, now: now)
+            let expected = answer.dropLast() + #","code":\#(code)}"#
+            #expect(String(buffer: bodies.body(now: now)) == expected)
+        }
     }
 
     /// The `Encodable` encoding of the same members: the TPV's own, then age and state.

@@ -204,7 +204,7 @@ struct ControlLongAnswersTests {
         let reader = try TileDatabase.openReadOnly(at: database.url)
         let produced = Locked(0)
         let responder = ControlResponder(
-            last: { ControlAnswers.noFixKnown }, status: { "{}" }, watch: { _ in {} },
+            last: { nil }, status: { "{}" }, watch: { _ in {} },
             tiles: { zoom in
                 let pages = ControlPages.tiles(reader, zoom: zoom, pageSize: 100)
                 return ControlPages {

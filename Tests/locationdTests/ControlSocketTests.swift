@@ -20,7 +20,10 @@ final class ControlFixture: Sendable {
     init(socketPath: String, limits: ControlServer.Limits = .init()) async throws {
         let watchers = watchers
         let responder = ControlResponder(
-            last: { #"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"age":0.1,"state":"live"}"# },
+            last: {
+                ControlAnswers.ShownFix(
+                    current: Location(mode: .threeD, lat: 1.5, lon: 2.5, source: .simulated), lastKnown: nil)
+            },
             status: { #"{"class":"STATUS","source":"simulated"}"# },
             watch: { send in
                 watchers.list.withLock { $0.append(send) }

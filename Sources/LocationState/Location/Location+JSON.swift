@@ -19,13 +19,26 @@ extension Location: JSONLine {
     /// Appends the TPV object with `"age"` (seconds, 3 decimals; left out when nil or not
     /// finite) and `"state"` as its last members: the `?LAST;` answer and `last --json`.
     public func appendJSON(to out: inout [UInt8], age: Double?, state: String) {
-        ByteWriter.append(to: &out, capacity: 800 + 13 + 6 * (device?.utf8.count ?? 0) + 40 + 6 * state.utf8.count) {
-            out in
-            writeJSON(to: &out, closed: false)
+        appendJSONHead(to: &out)
+        Location.appendJSONTail(to: &out, age: age, state: state)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the TPV object's members up to `"age"`, without its closing brace: the
+    /// part of ``appendJSON(to:age:state:)`` that stays the same for as long as the fix does.
+    package func appendJSONHead(to out: inout [UInt8]) {
+        ByteWriter.append(to: &out, capacity: 800 + 13 + 6 * (device?.utf8.count ?? 0)) {
+            writeJSON(to: &$0, closed: false)
+        }
+    }
+
+    /// Appends the members after ``appendJSONHead(to:)``: `,"age":…` (left out when nil or
+    /// not finite) and `,"state":…`, without a closing brace.
+    package static func appendJSONTail(to out: inout [UInt8], age: Double?, state: String) {
+        ByteWriter.append(to: &out, capacity: 40 + 6 * state.utf8.count) { out in
             if let age { Location.write(#","age":"#, age, 3, &out) }
             out.literal(#","state":"#)
             out.jsonString(state)
-            out.byte(UInt8(ascii: "}"))
         }
     }
 

@@ -19,22 +19,33 @@ enum ControlAnswers {
     /// How a region event's line starts (``RegionEvent/jsonString``), which a `?WATCH;` stream carries besides TPV lines.
     static let regionEventPrefix = #"{"class":"REGION""#
 
-    /// `?LAST;`: the current fix (`"state":"live"`), else the last known one marked
-    /// `stale` (this run) or `restored` (from disk), with `age` in seconds; else a
-    /// TPV object of mode 0 with `"state":"none"`.
-    static func last(current: Location?, lastKnown: Location?, now: Date) -> String {
-        let fix: Location
-        let state: String
-        if let current {
-            fix = current
-            state = "live"
-        } else if let lastKnown {
-            fix = lastKnown
-            state = lastKnown.source == .restored ? "restored" : "stale"
-        } else {
-            return noFixKnown
+    /// The fix `?LAST;` shows, and its state.
+    struct ShownFix: Sendable, Equatable {
+        var fix: Location
+        /// `live`, `stale` or `restored`.
+        var state: String
+
+        /// The current fix (`live`), else the last known one, `stale` (this run) or
+        /// `restored` (from disk); nil when none is known.
+        init?(current: Location?, lastKnown: Location?) {
+            if let current {
+                (fix, state) = (current, "live")
+            } else if let lastKnown {
+                (fix, state) = (lastKnown, lastKnown.source == .restored ? "restored" : "stale")
+            } else {
+                return nil
+            }
         }
-        return tpv(fix, ageSeconds: fix.time.map { now.timeIntervalSince($0) }, state: state)
+
+        /// The fix's age at `now` in seconds, when it has a time.
+        func age(at now: Date) -> Double? { fix.time.map { now.timeIntervalSince($0) } }
+    }
+
+    /// `?LAST;`: the fix shown (``ShownFix``) with its `state` and its `age` in seconds;
+    /// else a TPV object of mode 0 with `"state":"none"`.
+    static func last(_ shown: ShownFix?, now: Date) -> String {
+        guard let shown else { return noFixKnown }
+        return tpv(shown.fix, ageSeconds: shown.age(at: now), state: shown.state)
     }
 
     /// A fix as a TPV object with `age` (seconds, to the millisecond, when the fix has a

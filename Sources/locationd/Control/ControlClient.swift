@@ -18,7 +18,9 @@ enum ControlClient {
     ///
     /// - Returns: `nil` when no daemon listens at `socketPath` (no socket file, or a stale one).
     /// - Throws: `LocationError` when the path is unusable or the daemon does not answer in time.
-    static func ask(_ request: String, socketPath: String, timeoutSeconds: Int = defaultTimeout) throws(LocationError) -> String? {
+    static func ask(_ request: String, socketPath: String, timeoutSeconds: Int = defaultTimeout) throws(LocationError)
+        -> String?
+    {
         var first: String?
         let answered = try converse(request, socketPath: socketPath, timeoutSeconds: timeoutSeconds) { line in
             first = line

@@ -17,8 +17,7 @@ extension ControlResponder {
         let dataDirectory = URL(fileURLWithPath: context.configuration.dataDirectory, isDirectory: true)
         self.init(
             last: {
-                ControlAnswers.last(
-                    current: deviceLocation.value, lastKnown: counter.lastKnown ?? lastFix.lastFix, now: Date())
+                ControlAnswers.ShownFix(current: deviceLocation.value, lastKnown: counter.lastKnown ?? lastFix.lastFix)
             },
             status: { context.statusAnswer(context.status.value) },
             watch: { send in

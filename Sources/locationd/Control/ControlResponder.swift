@@ -5,8 +5,8 @@ import LocationState
 /// Each closure returns or sends one JSON object without a trailing newline; the
 /// server frames it. They are called from the server's event loop threads.
 struct ControlResponder: Sendable {
-    /// The answer to `?LAST;`.
-    var last: @Sendable () -> String
+    /// What `?LAST;` shows (``ControlAnswers/last(_:now:)``), nil when no fix is known.
+    var last: @Sendable () -> ControlAnswers.ShownFix?
     /// The answer to `?STATUS;`.
     var status: @Sendable () -> String
     /// Starts a stream for `?WATCH;`: `send` receives one JSON object per change, in

@@ -1,3 +1,4 @@
+import Foundation
 import LocationState
 import LocationStores
 import Logging
@@ -261,7 +262,7 @@ private final class ControlConnection: ChannelInboundHandler {
     private func answer(_ request: ControlRequest, channel: any Channel) {
         switch request {
         case .last:
-            Self.send(responder.last(), on: channel)
+            Self.send(ControlAnswers.last(responder.last(), now: Date()), on: channel)
         case .status:
             Self.send(responder.status(), on: channel)
         case .version:

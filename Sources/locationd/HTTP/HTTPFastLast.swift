@@ -15,7 +15,7 @@ import NIOHTTPTypes
 /// body), with no `Connection` header (Hummingbird closes after a `close`), while no
 /// request passed on is still being answered (so that answers keep the requests' order
 /// when a client pipelines). Everything else goes on to Hummingbird unchanged. The
-/// answer is the router's: the same body (``HTTPRoutes/lastBody()``) and header fields.
+/// answer is the router's: the same body (``HTTPLastBody``) and header fields.
 final class HTTPFastLast: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -77,9 +77,13 @@ final class HTTPFastLast: ChannelDuplexHandler, RemovableChannelHandler {
             && requestGuard.refusal(head, localPort: localPort) == nil
     }
 
+    /// The header fields every answer has, made once: building them for each was a
+    /// twentieth of the server's instructions for each request (docs/performance.md, `http`).
+    private static let fields = HTTPAnswer.fields(contentType: "application/json")
+
     private func answer(_ context: ChannelHandlerContext) {
         let body = body()
-        var fields = HTTPAnswer.fields(contentType: "application/json")
+        var fields = Self.fields
         fields.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
         fields.append(HTTPField(name: .date, value: HTTPDate.now()))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: fields))), promise: nil)

@@ -67,28 +67,9 @@ struct HTTPRoutes: Sendable {
 
     private func last() -> Response { HTTPAnswer.json(lastBody()) }
 
-    /// `/api/v1/last`'s body: `?LAST;`'s answer with `code`, the exit status `locationd
-    /// last` would give: 0 a current fix, 3 a stale or restored one, 4 none.
-    ///
-    /// Built on the answer's UTF-8 bytes: `dropLast()` on the `String` counted its
-    /// characters from the start, a fifth of the server's work for each request.
-    func lastBody() -> ByteBuffer {
-        let answer = responder.last()
-        func ends(with suffix: String) -> Bool {
-            answer.utf8.count >= suffix.utf8.count && answer.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
-        }
-        let code =
-            if ends(with: #""state":"live"}"#) {
-                ExitStatus.currentFix
-            } else if ends(with: #""state":"none"}"#) { ExitStatus.noFix } else {
-                ExitStatus.staleOrRestoredFix
-            }
-        // The object's closing brace gives way to the code's member.
-        var body = ByteBuffer(string: answer)
-        body.moveWriterIndex(to: body.writerIndex - 1)
-        body.writeString(#","code":\#(code)}"#)
-        return body
-    }
+    /// `/api/v1/last`'s body (``HTTPLastBody``), for a request the router answers; the
+    /// server answers most of them before, with a body that keeps its bytes (``HTTPFastLast``).
+    func lastBody() -> ByteBuffer { HTTPLastBody(shown: responder.last).body() }
 
     /// `?STATUS;`'s answer with the tiles logged per zoom.
     private func statusAnswer(_ value: ProviderStatus) -> String {

@@ -51,7 +51,8 @@ struct HTTPService: Service {
         let (authenticated, boundURL) = (token != nil, boundURL)
         let server = try HTTPServer.make(
             router: router, address: .hostname(configuration.host, port: configuration.port), limits: limits,
-            fastLast: (requestGuard, routes.lastBody), logger: logger,
+            fastLast: (requestGuard, { [lastBody = HTTPLastBody(shown: routes.responder.last)] in lastBody.body() }),
+            logger: logger,
             onServerRunning: { channel in
                 var bound = configuration
                 bound.port = channel.localAddress?.port ?? configuration.port
