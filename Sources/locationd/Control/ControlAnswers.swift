@@ -20,7 +20,7 @@ enum ControlAnswers {
     static let regionEventPrefix = #"{"class":"REGION""#
 
     /// The fix `?LAST;` shows, and its state.
-    struct ShownFix: Sendable, Equatable {
+    struct ShownFix: Sendable {
         var fix: Location
         /// `live`, `stale` or `restored`.
         var state: String
