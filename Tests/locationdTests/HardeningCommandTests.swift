@@ -80,6 +80,28 @@ private final class StreamingRun: @unchecked Sendable {
         }
     }
 
+    /// A stored fix whose time is after this machine's clock (the clock behind, as on a
+    /// board without a real-time clock before it is set) has no age to show: the line says
+    /// so; `--json` keeps the negative number; it is restored (exit 3) either way.
+    @Test func aFixAheadOfTheClockHasNoAgeShown() async throws {
+        let directory = try TemporaryDirectory()
+        let ahead = UTCCalendar.iso8601(Date().addingTimeInterval(3 * 86400 + 600))
+        let json = #"{"class":"TPV","mode":3,"time":"\#(ahead)","lat":47.5,"lon":8.5,"source":"gpsd"}"#
+        #expect(FileManager.default.createFile(atPath: directory.path + "/lastFix.json", contents: Data(json.utf8)))
+        let socket = ["--data-dir", directory.path, "--socket", directory.path + "/none.sock"]
+        let run = try await runLocationd(["last"] + socket)
+        #expect(run.status == 3)
+        #expect(
+            run.stdout.contains(
+                "age unknown (the fix's time is 3.0 days ahead of this machine's clock)  source restored"),
+            "\(run.stdout)")
+        let line = try await runLocationd(["last", "--json"] + socket)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.stdout.utf8)) as? [String: Any])
+        #expect((object["age"] as? Double).map { $0 < -3 * 86400 } == true, "\(line.stdout)")
+        #expect(LastFixAnswer.describe(ageSeconds: -0.3) == "-0.3 s")
+        #expect(LastFixAnswer.describe(ageSeconds: 90) == "90.0 s")
+    }
+
     @Test(arguments: ["{}", #"{"class":"TPV","mode":3,"time":"2026-11-20T10:00:00.000Z","lat":999,"lon":1}"#])
     func lastRefusesAnInvalidStoredFix(_ json: String) async throws {
         let directory = try TemporaryDirectory()

@@ -107,9 +107,15 @@ struct LastFixAnswer {
         return lines + provenance.joined(separator: "  ") + "\n"
     }
 
-    /// `0.4 s`, `12 min`, `3.5 h`, `2.1 days`.
+    /// `0.4 s`, `12 min`, `3.5 h`, `2.1 days`; `-0.3 s` for a fix a little after this
+    /// machine's clock (receivers and clocks differ by a fraction of a second). A second
+    /// or more after it, the age is not known: the clock is behind (a board without a
+    /// real-time clock, before it is set), and the line says so rather than show an age.
     static func describe(ageSeconds: Double) -> String {
-        switch ageSeconds {
+        if ageSeconds <= -1 {
+            return "unknown (the fix's time is \(describe(ageSeconds: -ageSeconds)) ahead of this machine's clock)"
+        }
+        return switch ageSeconds {
         case ..<120: String(format: "%.1f s", ageSeconds)
         case ..<7200: String(format: "%.0f min", ageSeconds / 60)
         case ..<172_800: String(format: "%.1f h", ageSeconds / 3600)
