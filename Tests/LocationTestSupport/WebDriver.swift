@@ -87,7 +87,10 @@ package final class WebDriver: @unchecked Sendable {
     }
 
     /// Evaluates `script` until it returns `true`, failing the test after `seconds`.
-    package func waitFor(_ what: String, seconds: Double = 30, _ script: String) async throws {
+    ///
+    /// The bound is generous: with the suite's other browsers and servers on both cores,
+    /// a page's first answer once took more than 30 s.
+    package func waitFor(_ what: String, seconds: Double = 90, _ script: String) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while try await run(script) as? Bool != true {
             guard Date() < deadline else {
