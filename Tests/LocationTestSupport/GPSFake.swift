@@ -275,16 +275,22 @@ package final class GPSFake: @unchecked Sendable {
     /// up), at random, so that while it stays free no connection of the other tests
     /// takes it as its local port (a client polling a free ephemeral port can even
     /// connect to itself), which left gpsd unable to bind it.
+    ///
+    /// A port is handed out once per process: two tests of the suite that drew the same
+    /// port, each to start a server on it later, left the second one's gpsd unable to bind.
     package static func freeLoopbackPort() throws -> Int {
         for _ in 0..<100 {
-            guard let (fd, port) = try? listenOnLoopback(backlog: 1, port: Int.random(in: 20_000..<32_000)) else {
-                continue
-            }
+            let port = Int.random(in: 20_000..<32_000)
+            guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
+            guard let (fd, _) = try? listenOnLoopback(backlog: 1, port: port) else { continue }
             close(fd)
             return port
         }
         throw POSIXError(.EADDRINUSE)
     }
+
+    /// The ports ``freeLoopbackPort()`` has handed out in this process.
+    private static let handedOut = Locked<Set<Int>>([])
 }
 
 /// A small NMEA track written for the tests: GGA, GSA, GSV and RMC per epoch, with
