@@ -30,6 +30,33 @@ struct NMEAEpochAssemblerTests {
             ])
     }
 
+    /// A sentence that gives the date and opens the epoch after midnight (an RMC or a ZDA
+    /// sent first) dates it with its own date, not that date advanced once more; a ZDA at
+    /// the end of the last epoch before midnight still lets the next day's GGA advance it.
+    @Test(arguments: [
+        ("GPRMC,HHMMSS,A,5230.0000,N,01322.0000,E,0,0,DDMMYY,,,A", true),
+        ("GPZDA,HHMMSS,DD,MM,20YY,00,00", true),
+        ("GPZDA,HHMMSS,DD,MM,20YY,00,00", false),
+    ])
+    func aDateSentForTheFirstEpochAfterMidnightIsKept(template: String, first: Bool) {
+        func dated(_ time: String, _ day: String, _ month: String, _ year: String) -> String {
+            nmea(
+                template.replacingOccurrences(of: "HHMMSS", with: time)
+                    .replacingOccurrences(of: "DDMMYY", with: day + month + year)
+                    .replacingOccurrences(of: "DD", with: day).replacingOccurrences(of: "MM", with: month)
+                    .replacingOccurrences(of: "YY", with: year))
+        }
+        let epochs = [("235958", "31", "12", "24"), ("235959", "31", "12", "24"), ("000000", "01", "01", "25"),
+            ("000001", "01", "01", "25")]
+        var lines: [String] = []
+        for (time, day, month, year) in epochs {
+            let gga = nmea("GPGGA,\(time),5230.0000,N,01322.0000,E,1,07,1.2,35.5,M,39.8,M,,")
+            lines += first ? [dated(time, day, month, year), gga] : [gga, dated(time, day, month, year)]
+        }
+        let times = fixes(decodeNMEA(lines.joined(separator: "\n")).0).compactMap(\.time).map(UTCCalendar.iso8601)
+        #expect(times.suffix(3) == ["2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z"])
+    }
+
     @Test(arguments: [
         ("220899", nil as NMEADate?, "1999-08-22"),
         ("060419", nil, "2019-04-06"),

@@ -71,8 +71,8 @@ public struct NMEAEpochAssembler: Sendable {
     let options: Options
     /// Days since 1970 of the current date, once an RMC or ZDA has given one.
     var day: Int?
-    /// Time of day of the epoch in progress, milliseconds.
-    private var epochTime: Int?
+    /// The last time of day merged into the date (gpsd's `merge_hhmmss`), milliseconds.
+    private var dateTimeOfDay: Int?
     /// Time of day of the last timed sentence, milliseconds.
     private var lastTimedTime: Int?
     private var lastTimedKind: Kind?
@@ -119,6 +119,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     mutating func add(_ gga: NMEASentence.GGA, talker: NMEATalker, _ emit: (FixReport) -> Void) {
         let prior = prior
+        if let time = gga.timeOfDay { mergeTimeOfDay(time) }
         var next = State()
         decide(gga, talker: talker, into: &next)
         conclude(.gga, timed: gga.timeOfDay, setsMode: true, next: next, prior: prior, emit)
@@ -131,6 +132,7 @@ public struct NMEAEpochAssembler: Sendable {
             let date = rmc.date
         {
             timed = time
+            mergeTimeOfDay(time)
             day = date.daysSince1970
         }
         var next = State()
@@ -140,6 +142,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     mutating func add(_ gll: NMEASentence.GLL, _ emit: (FixReport) -> Void) {
         let prior = prior
+        if let time = gll.timeOfDay { mergeTimeOfDay(time) }
         var next = State()
         let setsMode = NMEAEpochAssembler.decide(gll, prior: prior, into: &next)
         conclude(.gll, timed: gll.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
@@ -147,6 +150,7 @@ public struct NMEAEpochAssembler: Sendable {
 
     mutating func add(_ gns: NMEASentence.GNS, _ emit: (FixReport) -> Void) {
         let prior = prior
+        if let time = gns.timeOfDay { mergeTimeOfDay(time) }
         var next = State()
         let setsMode = NMEAEpochAssembler.decide(gns, prior: prior, into: &next)
         conclude(.gns, timed: gns.timeOfDay, setsMode: setsMode, next: next, prior: prior, emit)
@@ -171,7 +175,10 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     mutating func add(_ zda: NMEASentence.ZDA, _ emit: (FixReport) -> Void) {
-        if let date = zda.date { day = date.daysSince1970 }
+        if let time = zda.timeOfDay, let date = zda.date {
+            mergeTimeOfDay(time)
+            day = date.daysSince1970
+        }
         conclude(.zda, timed: nil, setsMode: false, next: State(), prior: prior, emit)
     }
 
@@ -223,6 +230,16 @@ public struct NMEAEpochAssembler: Sendable {
             previousHadAltitude: previousHadAltitude)
     }
 
+    /// gpsd's `merge_hhmmss`: a time of day more than half a day before the last one merged
+    /// is on the next day. Each sentence with a time merges it before its own date, if
+    /// it has one, so that an RMC or ZDA opening the first epoch after midnight keeps the
+    /// date it gives. (gpsd compares the hours alone; half a day also keeps a log that
+    /// steps back an hour on its day.)
+    private mutating func mergeTimeOfDay(_ time: Int) {
+        if let last = dateTimeOfDay, time < last - 43_200_000, let known = day { day = known + 1 }
+        dateTimeOfDay = time
+    }
+
     /// The common end of every sentence: a new cycle if it is timed and its time moved on,
     /// the merge of what it decided, and the epoch's fix if it ends a cycle.
     private mutating func conclude(
@@ -267,8 +284,6 @@ public struct NMEAEpochAssembler: Sendable {
             }
         }
         if !continues, let kind = lastTimedKind { cycleEnders |= kind.bit }
-        if let current = epochTime, time < current - 43_200_000, let known = day { day = known + 1 }
-        epochTime = time
         previousHadAltitude = state.altitudeMSL != nil
         state = State()
     }
