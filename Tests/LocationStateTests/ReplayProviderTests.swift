@@ -97,6 +97,13 @@ struct ReplayProviderTests {
     @Test func formatIsDetected() {
         #expect(ReplayFormat.detect(Array("# comment\n$GPGGA,".utf8)) == .nmea)
         #expect(ReplayFormat.detect(Array("\n{\"class\":\"VERSION\"}".utf8)) == .json)
+        // gpsd's session header, as gpspipe writes it before NMEA (-r) or reports (-w).
+        let header = "{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"class\":\"DEVICES\",\"devices\":[]}\n"
+            + "{\"class\":\"WATCH\",\"enable\":true}\r\n"
+        #expect(ReplayFormat.detect(Array((header + "$GPRMC,090036.000,A").utf8)) == .nmea)
+        #expect(ReplayFormat.detect(Array((header + "{\"class\":\"TPV\"").utf8)) == .json)
+        #expect(ReplayFormat.detect(Array(header.utf8)) == .json)
+        #expect(ReplayFormat.detect(Array("{\"class\":\"VERSIONS\"}\n$GPGGA".utf8)) == .json)
         #expect(ReplayFormat.detect(Array("\u{FEFF}<?xml version=\"1.0\"?>".utf8)) == .gpx)
         #expect(ReplayFormat.detect([0xB5, 0x62, 0x01]) == .nmea)
         // UTF-16, with its byte order mark or without, either byte order.

@@ -69,4 +69,33 @@ struct GPSDSampleTrackTests {
             }
         }
     }
+
+    /// What `gpspipe -r` records from gpsd, the usual way to keep a receiver's NMEA, begins
+    /// with gpsd's session header (`VERSION`, `DEVICES`, `WATCH`, as JSON): replay reads the
+    /// sentences after it, and gives the fixes the log gpsd was fed gives.
+    @Test func aGpspipeRawRecordingReplaysAsNMEA() async throws {
+        let replayed = try await Self.replayed(Self.walk)
+        let gpsfake = try GPSFake(log: Self.walk, cycle: 0.01)
+        defer { gpsfake.stop() }
+        // gpspipe exits at once while gpsd is not yet listening.
+        let recording = try await waitUntil(seconds: 90, "a recording by gpspipe -r") {
+            let run = try await runProgram(
+                "/usr/bin/timeout", ["60", "/usr/bin/gpspipe", "-r", "-n", "60", "127.0.0.1:\(gpsfake.port)"])
+            return run.status == 0 ? run : nil
+        }
+        #expect(recording.stdout.hasPrefix("{\"class\":\"VERSION\""))
+        let file = URL(fileURLWithPath: NSTemporaryDirectory() + "locationd-gpspipe-\(UUID().uuidString).nmea")
+        try Data(recording.stdout.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let fixes = try await Self.replayed(file)
+        let run = try await runLocationd(["replay", file.path, "--speed", "max"])
+        #expect(run.stderr.contains("sentences read"), "\(run.stderr)")
+        #expect(fixes.count >= 20, "\(run.stderr)")
+        for (time, fix) in fixes {
+            let expected = try #require(replayed[time], "the recording has a fix at \(time) that the log does not")
+            #expect(fix["lat"] as? Double == expected["lat"] as? Double, "lat at \(time)")
+            #expect(fix["lon"] as? Double == expected["lon"] as? Double, "lon at \(time)")
+        }
+    }
 }

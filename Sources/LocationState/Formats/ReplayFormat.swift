@@ -7,35 +7,53 @@ public enum ReplayFormat: String, Sendable, CaseIterable {
     /// A GPX 1.1 (or 1.0) document; its track points are the fixes (``GPXDecoder``).
     case gpx
 
-    /// Guesses the format from the first bytes of a file: the first line that is not blank
-    /// and not a `#` comment starts with `{` for JSON, `<` for GPX, anything else is NMEA.
+    /// Guesses the format from the first bytes of a file: the first line that is not blank,
+    /// not a `#` comment and not part of gpsd's session header starts with `{` for JSON,
+    /// `<` for GPX, anything else is NMEA.
+    ///
+    /// gpsd's session header is the `VERSION`, `DEVICES`, `DEVICE` and `WATCH` objects it
+    /// sends each client first: `gpspipe -r` writes them before the NMEA it records, as
+    /// `gpspipe -w` does before its reports, so they tell neither apart. A file of nothing
+    /// else is JSON.
     public static func detect(_ head: some Collection<UInt8>) -> ReplayFormat {
-        var atLineStart = true
-        var inComment = false
-        for byte in head {
+        var sawHeader = false
+        var skippingLine = false
+        var index = head.startIndex
+        while index != head.endIndex {
+            let byte = head[index]
+            defer { index = head.index(after: index) }
             if byte == 10 || byte == 13 {
-                atLineStart = true
-                inComment = false
-                continue
-            }
-            if inComment { continue }
-            if atLineStart, byte == UInt8(ascii: "#") {
-                inComment = true
+                skippingLine = false
                 continue
             }
             // White space, byte order marks (UTF-8's EF BB BF, UTF-16's FF FE and FE FF), and
             // the zero bytes of UTF-16 text (a GPX a Windows program wrote).
-            if byte == 32 || byte == 9 || byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0xFF || byte == 0xFE
-                || byte == 0
+            if skippingLine || byte == 32 || byte == 9 || byte == 0xEF || byte == 0xBB || byte == 0xBF
+                || byte == 0xFF || byte == 0xFE || byte == 0
             {
                 continue
             }
+            // The line's first other byte decides.
             switch byte {
+            case UInt8(ascii: "#"):
+                skippingLine = true
+            case UInt8(ascii: "{") where isSessionHeader(head[index...]):
+                sawHeader = true
+                skippingLine = true
             case UInt8(ascii: "{"): return .json
             case UInt8(ascii: "<"): return .gpx
             default: return .nmea
             }
         }
-        return .nmea
+        return sawHeader ? .json : .nmea
+    }
+
+    /// Whether a line starts as gpsd writes the objects of its session header.
+    private static func isSessionHeader(_ line: some Collection<UInt8>) -> Bool {
+        sessionHeaders.contains { line.starts(with: $0) }
+    }
+
+    private static let sessionHeaders: [[UInt8]] = ["VERSION", "DEVICES", "DEVICE", "WATCH"].map {
+        Array("{\"class\":\"\($0)\"".utf8)
     }
 }
