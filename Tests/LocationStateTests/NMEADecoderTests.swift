@@ -92,6 +92,35 @@ struct NMEADecoderTests {
         #expect(fixes(events).count == 3)
     }
 
+    /// A receiver that sends a binary protocol beside NMEA (u-blox's UBX, as `gpspipe -R`
+    /// records it) can put more than a longest line of bytes without a line end before a
+    /// sentence: the sentence at the line's end is read, as gpsd reads it, however the
+    /// stream is cut into chunks; noise with no sentence after it is still dropped.
+    @Test(arguments: [600, 5000, 70_000])
+    func aSentenceAfterLongBinaryNoiseIsRead(noise: Int) {
+        let binary = (0..<noise).map { UInt8(0x80 | ($0 * 37 % 128)) }
+        var bytes: [UInt8] = []
+        for (index, line) in threeEpochs.enumerated() {
+            if index % 3 == 0 { bytes += binary }
+            bytes += Array(line.utf8) + [13, 10]
+        }
+        bytes += binary + [10]
+        let (whole, _) = decodeNMEA(threeEpochs.joined(separator: "\r\n") + "\r\n")
+        for size in [1, 7, 512, 513, 4096, 1 << 16] {
+            var decoder = NMEADecoder()
+            var events: [ProviderEvent] = []
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
+                    decoder.decode($0) { events.append(ProviderEvent($0)) }
+                }
+            }
+            decoder.finish { events.append(ProviderEvent($0)) }
+            #expect(events == whole, "noise of \(noise) bytes, chunks of \(size) bytes")
+            #expect(decoder.statistics.sentences == 9)
+            #expect(decoder.statistics.droppedLines == 1, "the noise at the end")
+        }
+    }
+
     @Test(arguments: ["\n", "\r", "\r\n"])
     func linesAroundTheLongestKeptLengthAreFramedAlike(_ ending: String) {
         // The terminator search looks one longest line ahead, then goes on eight bytes at a time.
@@ -105,15 +134,23 @@ struct NMEADecoderTests {
         #expect(statistics.sentences == 1 + lengths.count)
     }
 
-    @Test func overLongLineWithoutNewlineAtTheEndIsDropped() {
+    @Test func overLongLineWithoutNewlineAtTheEndIsDroppedOrItsSentenceRead() {
         var decoder = NMEADecoder()
-        let chunk = [UInt8](repeating: UInt8(ascii: "$"), count: 1 << 16)
+        let chunk = [UInt8](repeating: 0xFF, count: 1 << 16)
         for _ in 0..<160 { chunk.withUnsafeBytes { decoder.decode($0) { _ in } } }
         var events: [ProviderEvent] = []
         decoder.finish { events.append(ProviderEvent($0)) }
         #expect(events.isEmpty)
         #expect(decoder.statistics.droppedLines == 1)
         #expect(decoder.statistics.sentences == 0)
+
+        decoder = NMEADecoder()
+        for _ in 0..<160 { chunk.withUnsafeBytes { decoder.decode($0) { _ in } } }
+        Array(threeEpochs[0].utf8).withUnsafeBytes { decoder.decode($0) { _ in } }
+        decoder.finish { events.append(ProviderEvent($0)) }
+        #expect(fixes(events).count == 1)
+        #expect(decoder.statistics.droppedLines == 0)
+        #expect(decoder.statistics.sentences == 1)
     }
 
     @Test func badChecksumsAndUnknownSentencesAreCountedAndSkipped() {

@@ -10,20 +10,25 @@ import LocationState
 
 /// Decodes an NMEA byte stream, chunk by chunk, into fixes: line framing, parsing and epoch assembly.
 ///
-/// Lines end in LF, CRLF or CR. A line longer than ``maximumLineLength`` is dropped
-/// and the rest of it skipped without being buffered, so memory stays bounded
-/// whatever the input. `#` lines are comments (gpsd's logs start with some).
+/// Lines end in LF, CRLF or CR. Of a line longer than ``maximumLineLength`` only its
+/// last ``maximumLineLength`` bytes are kept and read, so memory stays bounded whatever
+/// the input: a receiver that sends a binary protocol beside NMEA (u-blox's UBX, RTCM)
+/// puts hundreds of bytes without a line end before a sentence, and gpsd, which looks
+/// for a sentence's `$` wherever it is, reads that sentence. `#` lines are comments
+/// (gpsd's logs start with some).
 public struct NMEADecoder: Sendable {
-    /// The longest line kept, in bytes (NMEA allows 82; some receivers send longer proprietary lines).
+    /// The most of a line that is read, in bytes: its end (NMEA allows 82; some receivers
+    /// send longer proprietary lines).
     public static let maximumLineLength = 512
 
     /// Counts so far.
     public private(set) var statistics = NMEAStatistics()
     private var assembler: NMEAEpochAssembler
-    /// The start of a line cut by the end of the previous chunk.
+    /// The start of a line cut by the end of the previous chunk; of an over-long line, its
+    /// last ``maximumLineLength`` bytes so far.
     private var pending: [UInt8] = []
-    /// Whether the line in progress is over-long and being skipped.
-    private var discarding = false
+    /// Whether the line in progress is over-long.
+    private var overLong = false
 
     public init(options: NMEAEpochAssembler.Options = .init()) {
         assembler = NMEAEpochAssembler(options: options)
@@ -50,40 +55,54 @@ public struct NMEADecoder: Sendable {
             let index = NMEADecoder.terminator(in: bytes, from: lineStart)
             let length = index - lineStart + pending.count
             guard index < bytes.count else {
-                // The line goes on in the next chunk: keep its start, or skip it once it is over-long.
-                if discarding { return }
-                if length > limit {
-                    statistics.droppedLines += 1
-                    discarding = true
-                    pending.removeAll(keepingCapacity: true)
+                // The line goes on in the next chunk: keep its start, or its end once it is over-long.
+                if overLong || length > limit {
+                    overLong = true
+                    keepEnd(of: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
                 } else {
                     pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
                 }
                 return
             }
-            if discarding {
-                discarding = false
-            } else if length > limit {
-                statistics.droppedLines += 1
-                pending.removeAll(keepingCapacity: true)
+            if overLong || length > limit {
+                overLong = false
+                keepEnd(of: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                readPending(bounds: bounds, emit)
             } else if pending.isEmpty {
                 line(UnsafeBufferPointer(rebasing: bytes[lineStart..<index]), bounds: bounds, emit)
             } else {
-                var carried = pending
-                pending = []
-                carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
-                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
-                carried.removeAll(keepingCapacity: true)
-                pending = carried
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<index]))
+                readPending(bounds: bounds, emit)
             }
             lineStart = index + 1
         }
     }
 
+    /// Keeps the last ``maximumLineLength`` bytes of `pending` followed by `part`.
+    private mutating func keepEnd(of part: UnsafeBufferPointer<UInt8>) {
+        let limit = NMEADecoder.maximumLineLength
+        if part.count >= limit {
+            pending.removeAll(keepingCapacity: true)
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: part[(part.count - limit)...]))
+        } else {
+            pending.append(contentsOf: part)
+            if pending.count > limit { pending.removeFirst(pending.count - limit) }
+        }
+    }
+
+    /// Reads `pending` as a line and empties it.
+    private mutating func readPending(bounds: UnsafeMutableBufferPointer<Int32>, _ emit: (FixReport) -> Void) {
+        var carried = pending
+        pending = []
+        carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
+        carried.removeAll(keepingCapacity: true)
+        pending = carried
+    }
+
     /// The index of the first LF or CR in `bytes` at or after `start`; `bytes.count` when there is none.
     ///
     /// Asks the C library's vectorised `memchr` for the first LF, then for a CR before it,
-    /// within one longest line: beyond that the line is dropped anyway, and a file whose lines
+    /// within one longest line: beyond that only the line's end is read, and a file whose lines
     /// end in CR alone is not searched to the end of the chunk for an LF on every line.
     private static func terminator(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let base = bytes.baseAddress.unsafelyUnwrapped
@@ -118,14 +137,12 @@ public struct NMEADecoder: Sendable {
 
     /// Ends the stream: decodes a last line without terminator and the last epoch.
     public mutating func finish(_ emit: (FixReport) -> Void) {
-        if !discarding, !pending.isEmpty {
-            let carried = pending
-            pending = []
+        if !pending.isEmpty {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * NMEAFields.capacity) { bounds in
-                carried.withUnsafeBufferPointer { line($0, bounds: bounds, emit) }
+                readPending(bounds: bounds, emit)
             }
         }
-        discarding = false
+        overLong = false
         var fixes = 0
         assembler.finish { event in
             if case .fix = event { fixes += 1 }
