@@ -134,19 +134,39 @@ struct MotionTripTests {
         #expect(T.trips(events).isEmpty)
     }
 
-    /// Three jumps in a row that agree with each other: the track really moved; it is a
-    /// discontinuity, handled as a gap, and the third fix starts over.
-    @Test func agreeingJumpsAreADiscontinuity() {
+    /// Three jumps in a row that agree with each other: the track really moved (a source
+    /// switched). The three are used after all, as trackintel uses every fix: the first ends
+    /// the stay, as a fix that far away ends trackintel's staypoint, and the stay after
+    /// begins with it; the step across the jump is not travelled.
+    @Test func agreeingJumpsAreUsedAfterAll() {
         var tracker = MotionTracker()
         var fixes = MotionTrackerTests.still(0, 400)
         fixes += (1...3).map { T.fix(400 + Double($0), north: 1_000_000) }
+        fixes += MotionTrackerTests.still(410, 800, north: 1_000_000)
+        let events = T.feed(&tracker, fixes) + tracker.finish()
+        #expect(tracker.ignored.jumps == 0)
+        #expect(T.stays(events).map(\.start) == [T.time(0)], "\(events.map(\.jsonString))")
+        #expect(T.stays(events).first?.end == T.time(401))
+        #expect(tracker.openStay?.start == T.time(401))
+        #expect(T.trips(events).allSatisfy { $0.distance == 0 }, "\(events.map(\.jsonString))")
+    }
+
+    /// A parked receiver's outlier near enough to get through the jump filter (1.7 km after
+    /// 20 s without a fix), then the fixes back where it was, each a jump from the outlier:
+    /// the outlier ends the stay, as it ends trackintel's staypoint, and the stay after it
+    /// continues it; the device never left. (Before, the fixes back were taken for a
+    /// discontinuity, a gap, and the stay was cut in two.)
+    @Test func fixesBackFromAnOutlierThatGotThroughContinueTheStay() {
+        var tracker = MotionTracker()
+        var fixes = MotionTrackerTests.still(0, 400)
+        fixes.append(T.fix(420, north: 1_700))
+        fixes += (1...3).map { T.fix(420 + Double($0), north: 2) }
+        fixes += MotionTrackerTests.still(430, 1200)
         let events = T.feed(&tracker, fixes)
-        #expect(tracker.ignored.jumps == 2)
-        #expect(tracker.motion == .unknown)
-        // The gap rule drops the candidate: no stay.
-        #expect(T.stays(events).isEmpty)
-        _ = T.feed(&tracker, MotionTrackerTests.still(410, 800, north: 1_000_000))
-        #expect(tracker.openStay?.start == T.time(403))
+        #expect(tracker.ignored.jumps == 0)
+        #expect(T.stays(events).isEmpty, "\(events.map(\.jsonString))")
+        #expect(T.trips(events).isEmpty, "\(events.map(\.jsonString))")
+        #expect(tracker.motion.stoppedSince == T.time(0))
     }
 
     /// Parked for 3 M fixes (more than a month at 1 Hz): the tracker's state does not grow

@@ -30,8 +30,9 @@ import LocationState
 ///   every counted step's, so that the average is never above the maximum;
 /// - fixes without a position or a time, with a time not after the last fix's, or
 ///   farther from the last fix than `maxSpeed` allows are ignored and counted
-///   (``ignored``); three jumps in a row that agree with each other are a discontinuity,
-///   like a gap. Fixes dated more than the stay gap from their neighbours are judged by
+///   (``ignored``); three jumps in a row that agree with each other are used after all
+///   (the track really moved, or the fix before them was the outlier), the step across
+///   the jump not travelled. Fixes dated more than the stay gap from their neighbours are judged by
 ///   them (see `MotionTracker+Time.swift`): one misdated fix costs one fix.
 ///
 /// Memory is constant: running sums, never the fixes.
@@ -56,6 +57,9 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     private var trip: TripProgress?
     /// The fixes rejected as jumps since the last one used, while they agree with each other.
     private var jumps: JumpRun?
+    /// The fixes of `jumps` before its latest, in order, so that they can be used after all
+    /// (nil in a state saved without them).
+    private var jumpsBefore: [TrackPoint]?
     /// The fixes dated more than the stay gap after the last one used, each after the one
     /// before (at most two), until enough of them agree that the time really moved on, or
     /// a fix between them and the last one used shows them misdated.
@@ -66,7 +70,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     /// The fix that left the stopped device's stay, until the next fix says whether it moved.
     private var departure: TrackPoint?
 
-    /// How many agreeing jumps in a row make a discontinuity.
+    /// How many agreeing jumps in a row show that the track really moved (or is back).
     package static let jumpsMakingDiscontinuity = 3
 
     public init(configuration: MotionConfiguration = MotionConfiguration()) {
@@ -153,18 +157,44 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         let elapsed = point.seconds(since: last.time)
         let segment = last.step(to: point)
         if segment > configuration.maxSpeed * elapsed + MotionConfiguration.jumpTolerance {
+            let run = jumps
+            let before = jumpsBefore
             guard isDiscontinuity(point) else { return }
-            interrupt(&events)
-            begin(at: point)
+            guard let run, let before, before.count == run.count - 1 else {
+                // A state saved without the run's fixes: this one starts over, as at a gap.
+                interrupt(&events)
+                begin(at: point)
+                return
+            }
+            // The track really moved (the receiver's first fix after it lost lock, a source
+            // switched), or the last fix used was the outlier (within reach of the one
+            // before it, it got through) and the run is back where that one was. Either way
+            // the run's fixes are used, in order, as trackintel, which has no such filter,
+            // uses every fix; the step across the jump is not travelled.
+            ignored.jumps -= run.count
+            let held = before + [run.point, point]
+            use(held[0], after: last, across: true, &events)
+            for fix in held.dropFirst() { use(fix, after: self.last ?? last, &events) }
             return
         }
+        use(point, after: last, &events)
+    }
+
+    /// A fix used: a step of the track from the last one; `across` a jump, a step of no
+    /// distance and no speed.
+    private mutating func use(
+        _ point: TrackPoint, after last: TrackPoint, across: Bool = false, _ events: inout [TimelineEvent]
+    ) {
+        let elapsed = point.seconds(since: last.time)
+        let segment = across ? 0 : last.step(to: point)
         jumps = nil
+        jumpsBefore = nil
         confirmDeparture(point)
         // The receiver's speed over the step where it gave one (bounded by the step plus
         // the noise, for a long step with a stop in it), else the step itself.
         let travel =
-            last.speed.map { min($0 * elapsed, segment + MotionConfiguration.jumpTolerance) } ?? segment
-        let step = Step(travel: travel, elapsed: elapsed, speed: point.speed ?? segment / elapsed)
+            across ? 0 : last.speed.map { min($0 * elapsed, segment + MotionConfiguration.jumpTolerance) } ?? segment
+        let step = Step(travel: travel, elapsed: elapsed, speed: across ? 0 : point.speed ?? segment / elapsed)
         advance(to: point, step, &events)
         self.last = point
     }
@@ -174,6 +204,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         candidate = StayCandidate(first: point, speed: point.speed ?? 0)
         last = point
         jumps = nil
+        jumpsBefore = nil
         rewinds = nil
         departure = nil
     }
@@ -271,7 +302,7 @@ public struct MotionTracker: Sendable, Hashable, Codable {
         motion = .stopped(since: stay.start, latitude: stay.latitude, longitude: stay.longitude)
     }
 
-    /// A gap or a discontinuity: the candidate is dropped (as trackintel drops it, even
+    /// A gap, or a clock gone back: the candidate is dropped (as trackintel drops it, even
     /// one that had become a stay, which is then withdrawn), the last stay and the trip
     /// close, and the motion is unknown.
     package mutating func interrupt(_ events: inout [TimelineEvent]) {
@@ -295,15 +326,19 @@ public struct MotionTracker: Sendable, Hashable, Codable {
     /// in a row that agree with each other, so that the track has really moved.
     private mutating func isDiscontinuity(_ point: TrackPoint) -> Bool {
         var count = 1
-        if let previous = jumps, point.time > previous.point.time {
-            let elapsed = point.seconds(since: previous.point.time)
-            if previous.point.step(to: point) <= configuration.maxSpeed * elapsed + MotionConfiguration.jumpTolerance {
-                count = previous.count + 1
-            }
+        var before: [TrackPoint]? = []
+        if let previous = jumps, point.time > previous.point.time,
+            previous.point.step(to: point)
+                <= configuration.maxSpeed * point.seconds(since: previous.point.time)
+                + MotionConfiguration.jumpTolerance
+        {
+            count = previous.count + 1
+            before = jumpsBefore.map { $0 + [previous.point] }
         }
         guard count < Self.jumpsMakingDiscontinuity else { return true }
         ignored.jumps += 1
         jumps = JumpRun(point: point, count: count)
+        jumpsBefore = before
         return false
     }
 

@@ -4,8 +4,8 @@ public enum TimelineEvent: Sendable, Hashable {
     case stayClosed(Stay)
     case tripClosed(Trip)
     /// A stay that was established (the motion said `stopped` since its start, and the trip
-    /// that reached it closed with `to` = its start) is dropped by a gap or a
-    /// discontinuity, as trackintel drops it: it will never close, and the trip that
+    /// that reached it closed with `to` = its start) is dropped by a gap (or a clock gone
+    /// back), as trackintel drops it at a gap: it will never close, and the trip that
     /// reached it has no `to` any more. Carries the stay as it was at its last fix.
     case stayDropped(Stay)
 }
