@@ -46,15 +46,18 @@ struct NMEAEpochAssemblerTests {
                     .replacingOccurrences(of: "DD", with: day).replacingOccurrences(of: "MM", with: month)
                     .replacingOccurrences(of: "YY", with: year))
         }
-        let epochs = [("235958", "31", "12", "24"), ("235959", "31", "12", "24"), ("000000", "01", "01", "25"),
-            ("000001", "01", "01", "25")]
+        let epochs = [
+            ("235958", "31", "12", "24"), ("235959", "31", "12", "24"), ("000000", "01", "01", "25"),
+            ("000001", "01", "01", "25"),
+        ]
         var lines: [String] = []
         for (time, day, month, year) in epochs {
             let gga = nmea("GPGGA,\(time),5230.0000,N,01322.0000,E,1,07,1.2,35.5,M,39.8,M,,")
             lines += first ? [dated(time, day, month, year), gga] : [gga, dated(time, day, month, year)]
         }
         let times = fixes(decodeNMEA(lines.joined(separator: "\n")).0).compactMap(\.time).map(UTCCalendar.iso8601)
-        #expect(times.suffix(3) == ["2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z"])
+        #expect(
+            times.suffix(3) == ["2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z"])
     }
 
     @Test(arguments: [

@@ -98,7 +98,8 @@ struct ReplayProviderTests {
         #expect(ReplayFormat.detect(Array("# comment\n$GPGGA,".utf8)) == .nmea)
         #expect(ReplayFormat.detect(Array("\n{\"class\":\"VERSION\"}".utf8)) == .json)
         // gpsd's session header, as gpspipe writes it before NMEA (-r) or reports (-w).
-        let header = "{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"class\":\"DEVICES\",\"devices\":[]}\n"
+        let header =
+            "{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"class\":\"DEVICES\",\"devices\":[]}\n"
             + "{\"class\":\"WATCH\",\"enable\":true}\r\n"
         #expect(ReplayFormat.detect(Array((header + "$GPRMC,090036.000,A").utf8)) == .nmea)
         #expect(ReplayFormat.detect(Array((header + "{\"class\":\"TPV\"").utf8)) == .json)

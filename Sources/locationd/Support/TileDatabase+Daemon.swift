@@ -13,7 +13,7 @@ extension TileDatabase {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             return try openReadOnly(at: url)
-        } catch where error.message.contains("no locationd tile table") {
+        } catch  where error.message.contains("no locationd tile table") {
             return nil
         }
     }
