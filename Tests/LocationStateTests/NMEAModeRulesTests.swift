@@ -37,6 +37,25 @@ struct NMEAModeRulesTests {
         }
     }
 
+    /// GGA then RMC, eight satellites, the GGA's altitude empty from the second epoch to the
+    /// sixth: the fix stays 3D while the epoch before was 3D and it or the one before it had
+    /// an altitude, then 2D; the RMC does not lift it back to 3D from the last fix reported
+    /// (gpsd 3.20 under gpsfake: 3, 3, 3, 2, 2, 2, 3, 3). RMC first, the RMC keeps the last
+    /// epoch's mode, and the hold is one epoch shorter (3, 3, 2, 2, 2, 2, 3, 3).
+    @Test(arguments: [(false, [3, 3, 3, 2, 2, 2, 3, 3]), (true, [3, 3, 2, 2, 2, 2, 3, 3])])
+    func aFixWithoutAltitudeStaysThreeDimensionalForTwoEpochs(rmcFirst: Bool, modes: [Int]) {
+        var lines: [String] = []
+        for epoch in 0..<8 {
+            let time = String(format: "0703%02d.%d00", 39 + (epoch + 0) / 2, epoch % 2 * 5)
+            let altitude = (1...5).contains(epoch) ? ",," : "1107.8,M,"
+            let gga = nmea("GPGGA,\(time),4850.7722,S,00211.6864,E,1,08,0.9,\(altitude),M,,")
+            let rmc = nmea("GPRMC,\(time),A,4850.7722,S,00211.6864,E,42.2,349.8,010524,,,A")
+            lines += rmcFirst ? [rmc, gga] : [gga, rmc]
+        }
+        let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
+        #expect(located.map(\.mode.rawValue) == modes)
+    }
+
     /// Without an altitude in this epoch or the one before, a GSA's 2D stands, and a 2D fix
     /// carries no altitude.
     @Test func withoutAnAltitudeTwoDimensionsStand() throws {

@@ -60,7 +60,6 @@ extension NMEAEpochAssembler {
         var hasSatellites: Bool
         /// Satellites used by the last GSA set.
         var satellitesUsed: Int
-        var lastReportedMode: FixMode
         var previousHadAltitude: Bool
     }
 }

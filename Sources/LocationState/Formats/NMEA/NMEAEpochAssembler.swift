@@ -87,7 +87,6 @@ public struct NMEAEpochAssembler: Sendable {
     /// rather than an optional tuple, which would be too large to copy without memcpy).
     private var pending: State?
     private var pendingTime: Date?
-    private var lastReportedMode: FixMode = .unknown
     /// Satellites used by the last GSA set, which gpsd keeps across epochs.
     var satellitesUsed = 0
     var lastGSATalker: UInt8 = 0
@@ -226,7 +225,7 @@ public struct NMEAEpochAssembler: Sendable {
     private var prior: Prior {
         Prior(
             mode: state.mode, altitudeMSL: state.altitudeMSL, hasSatellites: state.satellites != nil,
-            satellitesUsed: satellitesUsed, lastReportedMode: lastReportedMode,
+            satellitesUsed: satellitesUsed,
             previousHadAltitude: previousHadAltitude)
     }
 
@@ -331,7 +330,6 @@ public struct NMEAEpochAssembler: Sendable {
         // report of the same cycle take its place (a fix without a time is of no use to a
         // track, and the conformance with gpsd counts timed fixes only).
         if pending != nil, pendingTime != nil, pendingTime != time { release(emit) }
-        lastReportedMode = state.mode
         pending = state
         pendingTime = time
     }
