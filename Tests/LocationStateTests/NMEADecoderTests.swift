@@ -14,6 +14,19 @@ func decodeNMEA(_ text: String, options: NMEAEpochAssembler.Options = .init()) -
     return (events, decoder.statistics)
 }
 
+/// Decodes `bytes` with a fresh decoder, handing it `chunkSize` bytes at a time.
+func decodeNMEA(_ bytes: [UInt8], chunkSize: Int) -> ([ProviderEvent], NMEAStatistics) {
+    var decoder = NMEADecoder()
+    var events: [ProviderEvent] = []
+    for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+        bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes {
+            decoder.decode($0) { events.append(ProviderEvent($0)) }
+        }
+    }
+    decoder.finish { events.append(ProviderEvent($0)) }
+    return (events, decoder.statistics)
+}
+
 /// The fixes among `events`.
 func fixes(_ events: [ProviderEvent]) -> [Location] {
     events.compactMap { event in
@@ -69,17 +82,9 @@ struct NMEADecoderTests {
         let text = "# a comment\r\n" + threeEpochs.joined(separator: "\r\n") + "\r\n"
         let (whole, _) = decodeNMEA(text)
         for size in [1, 2, 7, 64] {
-            var decoder = NMEADecoder()
-            var events: [ProviderEvent] = []
-            let bytes = Array(text.utf8)
-            for start in stride(from: 0, to: bytes.count, by: size) {
-                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
-                    decoder.decode($0) { events.append(ProviderEvent($0)) }
-                }
-            }
-            decoder.finish { events.append(ProviderEvent($0)) }
+            let (events, statistics) = decodeNMEA(Array(text.utf8), chunkSize: size)
             #expect(events == whole, "chunks of \(size) bytes")
-            #expect(decoder.statistics.comments == 1)
+            #expect(statistics.comments == 1)
         }
     }
 
@@ -107,17 +112,10 @@ struct NMEADecoderTests {
         bytes += binary + [10]
         let (whole, _) = decodeNMEA(threeEpochs.joined(separator: "\r\n") + "\r\n")
         for size in [1, 7, 512, 513, 4096, 1 << 16] {
-            var decoder = NMEADecoder()
-            var events: [ProviderEvent] = []
-            for start in stride(from: 0, to: bytes.count, by: size) {
-                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes {
-                    decoder.decode($0) { events.append(ProviderEvent($0)) }
-                }
-            }
-            decoder.finish { events.append(ProviderEvent($0)) }
+            let (events, statistics) = decodeNMEA(bytes, chunkSize: size)
             #expect(events == whole, "noise of \(noise) bytes, chunks of \(size) bytes")
-            #expect(decoder.statistics.sentences == 9)
-            #expect(decoder.statistics.droppedLines == 1, "the noise at the end")
+            #expect(statistics.sentences == 9)
+            #expect(statistics.droppedLines == 1, "the noise at the end")
         }
     }
 
