@@ -173,28 +173,32 @@ public struct MotionTracker: Sendable, Hashable, Codable {
             // uses every fix; the step across the jump is not travelled.
             ignored.jumps -= run.count
             let held = before + [run.point, point]
-            use(held[0], after: last, across: true, &events)
-            for fix in held.dropFirst() { use(fix, after: self.last ?? last, &events) }
+            use(held[0], after: last, segment: nil, &events)
+            for fix in held.dropFirst() {
+                let from = self.last ?? last
+                use(fix, after: from, segment: from.step(to: fix), &events)
+            }
             return
         }
-        use(point, after: last, &events)
+        use(point, after: last, segment: segment, &events)
     }
 
-    /// A fix used: a step of the track from the last one; `across` a jump, a step of no
-    /// distance and no speed.
+    /// A fix used: a step of the track from the last one, `segment` metres long; nil across
+    /// a jump, a step of no distance and no speed.
     private mutating func use(
-        _ point: TrackPoint, after last: TrackPoint, across: Bool = false, _ events: inout [TimelineEvent]
+        _ point: TrackPoint, after last: TrackPoint, segment: Double?, _ events: inout [TimelineEvent]
     ) {
         let elapsed = point.seconds(since: last.time)
-        let segment = across ? 0 : last.step(to: point)
         jumps = nil
         jumpsBefore = nil
         confirmDeparture(point)
-        // The receiver's speed over the step where it gave one (bounded by the step plus
-        // the noise, for a long step with a stop in it), else the step itself.
-        let travel =
-            across ? 0 : last.speed.map { min($0 * elapsed, segment + MotionConfiguration.jumpTolerance) } ?? segment
-        let step = Step(travel: travel, elapsed: elapsed, speed: across ? 0 : point.speed ?? segment / elapsed)
+        var step = Step(travel: 0, elapsed: elapsed, speed: 0)
+        if let segment {
+            // The receiver's speed over the step where it gave one (bounded by the step plus
+            // the noise, for a long step with a stop in it), else the step itself.
+            step.travel = last.speed.map { min($0 * elapsed, segment + MotionConfiguration.jumpTolerance) } ?? segment
+            step.speed = point.speed ?? segment / elapsed
+        }
         advance(to: point, step, &events)
         self.last = point
     }
