@@ -282,9 +282,10 @@ struct GPXDecoderTests {
             <trkpt lat="51.92" lon="4.52"><time>2010-08-21T08:37:25Z</time><fix>none</fix></trkpt>
             </trkseg></trk></gpx>
             """
-        let (events, _) = decodeGPX(text)
+        let (events, statistics) = decodeGPX(text)
         let located = fixes(events)
         #expect(located.count == 2)
+        #expect(statistics.summary == "3 track points read, 2 fixes, 1 without a fix")
         #expect(located[0].track == 123.4 && located[0].speed == 12.5 && located[0].satellitesUsed == 7)
         #expect(located[0].mode == .threeD && located[0].altMSL == -4 && located[0].epv == 46)
         #expect(located[1].mode == .twoD && located[1].altMSL == nil)

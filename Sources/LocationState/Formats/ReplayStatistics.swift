@@ -46,6 +46,9 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// GPX times that are not ISO 8601 times (`yesterday`, `2025-05-01T10:00`, a day the
     /// calendar lacks), dropped from their points, whose positions were kept.
     public var unreadableTimes = 0
+    /// GPX track points whose `fix` is `none`, the receiver's word that it had no fix:
+    /// replayed as the loss of the fix, not as positions.
+    public var pointsWithoutFix = 0
     /// Why reading stopped before the end of the input (a GPX file that is not
     /// well-formed XML: truncated, invalid UTF-8, an entity bomb); nil when it read it all.
     public var stopReason: String?
@@ -81,6 +84,7 @@ public struct ReplayStatistics: Sendable, Hashable {
         skipped.merge(other.skipped, uniquingKeysWith: +)
         impossibleTimes += other.impossibleTimes
         unreadableTimes += other.unreadableTimes
+        pointsWithoutFix += other.pointsWithoutFix
         stopReason = stopReason ?? other.stopReason
         validation.add(other.validation)
     }
@@ -89,8 +93,8 @@ public struct ReplayStatistics: Sendable, Hashable {
     /// - NMEA: `1200 sentences read, 300 fixes, 0 bad checksums, 4 unknown sentences, 0 lines dropped`
     ///   (`, 2 malformed` before the lines dropped when there are any);
     /// - gpsd JSON: `120 reports read, 60 fixes, 58 reports of other classes, 0 lines dropped`;
-    /// - GPX: `567 track points read, 567 fixes, 3 waypoints and 12 route points skipped`
-    ///   (`, 1 malformed` when there are any; skipped points only when there are any;
+    /// - GPX: `567 track points read, 560 fixes, 7 without a fix, 3 waypoints and 12 route points skipped`
+    ///   (points without a fix and `, 1 malformed` when there are any; skipped points only when there are any;
     ///   `, 184 impossible times dropped (positions kept)` when there are any);
     /// then what the validation rejected or removed, if anything
     /// (`1 impossible fix rejected (lat 1)`), and `; stopped early: REASON` when reading
@@ -104,7 +108,7 @@ public struct ReplayStatistics: Sendable, Hashable {
         case .report:
             parts.append(count(self[skipped: .unknown], "report of other classes", "reports of other classes"))
         case .trackPoint:
-            break
+            if pointsWithoutFix > 0 { parts.append("\(pointsWithoutFix) without a fix") }
         }
         if self[skipped: .malformed] > 0 { parts.append("\(self[skipped: .malformed]) malformed") }
         if record != .trackPoint { parts.append(count(self[skipped: .droppedLine], "line dropped", "lines dropped")) }

@@ -300,6 +300,7 @@ package final class GPXParser {
         pointDepth = 0
         field = nil
         if location.mode == .noFix {
+            statistics.pointsWithoutFix += 1
             events.append(.noFix(location.time))
             return
         }
