@@ -27,6 +27,20 @@ struct BenchmarkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Throws, naming the Debian package to install, unless the program at `path` is there:
+/// the peers (nginx, wrk, ...) are not locationd's dependencies, and `scripts/bootstrap`
+/// installs only what the tests need.
+func requireProgram(_ path: String) throws {
+    guard !FileManager.default.isExecutableFile(atPath: path) else { return }
+    let packages = [
+        "nginx": "nginx-light", "wrk": "wrk", "curl": "curl", "gpspipe": "gpsd-clients", "gpsfake": "gpsd-clients",
+        "mosquitto": "mosquitto",
+    ]
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let hint = packages[name].map { ": apt-get install \($0)" } ?? ""
+    throw BenchmarkError("\(path) is not installed\(hint)")
+}
+
 /// Runs a program to its end; returns its status, output, wall time and CPU time (user
 /// plus system, of the program and the children it waited for).
 ///
@@ -38,6 +52,7 @@ struct BenchmarkError: Error, CustomStringConvertible {
 func runProcess(_ path: String, _ arguments: [String], stdoutToNull: Bool = false) throws -> (
     status: Int32, stdout: String, stderr: String, seconds: Double, cpuSeconds: Double
 ) {
+    try requireProgram(path)
     var output: [Int32] = [0, 0]
     var errors: [Int32] = [0, 0]
     guard pipe(&output) == 0, pipe(&errors) == 0 else {
@@ -106,6 +121,7 @@ private func readToEnd(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
 /// variables (`locationd run` takes every `LOCATIOND_...` variable as a setting, and
 /// refuses one it does not know).
 func startProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    try requireProgram(path)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
