@@ -18,9 +18,9 @@ struct ReplayPipelineTests {
     /// Sends `events` through a pipeline with the given batch size and returns what its listener received.
     static func changes(
         _ events: [ProviderEvent], batchSize: Int = 1024, timeout: Duration = .seconds(5)
-    ) -> [LocationCoordinator.Transition] {
-        let received = Locked<[LocationCoordinator.Transition]>([])
-        let pipeline = ReplayPipeline(batchSize: batchSize, freshnessTimeout: timeout, start: t0) { change in
+    ) -> [ReplayPipeline.Change] {
+        let received = Locked<[ReplayPipeline.Change]>([])
+        let pipeline = ReplayPipeline(batchSize: batchSize, freshnessTimeout: timeout) { change in
             received.withLock { $0.append(change) }
         }
         for event in events { pipeline.send(event) }
@@ -36,8 +36,9 @@ struct ReplayPipelineTests {
             .connected, .fix(Self.fix(0)), .fix(Self.fix(1)), .fix(Self.fix(10)), .fix(Self.fix(11)),
         ]
         let t0 = Self.t0
-        let expected: [LocationCoordinator.Transition] = [
-            .status(.waitingForFix(.replay, lastFix: nil), at: t0),
+        let expected: [ReplayPipeline.Change] = [
+            // Before the track's first time, a status has none (not the time the replay runs).
+            .status(.waitingForFix(.replay, lastFix: nil), at: nil),
             .status(.live(.replay, lastFix: t0), at: t0),
             .location(Self.fix(0)),
             .location(Self.fix(1)),
@@ -59,8 +60,9 @@ struct ReplayPipelineTests {
             .fix(Self.fix(21)),
         ]
         let t0 = Self.t0
-        let expected: [LocationCoordinator.Transition] = [
-            .status(.waitingForFix(.replay, lastFix: nil), at: t0),
+        let expected: [ReplayPipeline.Change] = [
+            // Before the track's first time, a status has none (not the time the replay runs).
+            .status(.waitingForFix(.replay, lastFix: nil), at: nil),
             .status(.live(.replay, lastFix: t0), at: t0),
             .location(Self.fix(0)), .location(Self.fix(4.5)), .location(Self.fix(9)),
             .status(.stale(.replay, lastFix: t0.addingTimeInterval(9)), at: t0.addingTimeInterval(14)),
@@ -86,11 +88,27 @@ struct ReplayPipelineTests {
         #expect(statuses == ["waiting", "live"])
     }
 
+    /// A log whose first reports carry no time (no date seen yet): the status changes
+    /// before the first timed one have no time, not the time the replay runs; from the
+    /// first time on, the track's.
+    @Test func aStatusBeforeTheTracksFirstTimeHasNone() {
+        var untimed = Self.fix(0)
+        untimed.time = nil
+        let events: [ProviderEvent] = [.connected, .noFix(nil), .fix(untimed), .noFix(nil), .fix(Self.fix(5))]
+        let statuses = Self.changes(events).compactMap { change -> String? in
+            guard case .status(let status, let time) = change else { return nil }
+            return "\(status.name) \(time.map { "\($0.timeIntervalSince(Self.t0))" } ?? "-")"
+        }
+        #expect(statuses == ["waiting -", "nofix -", "live -", "nofix -", "live 5.0"])
+    }
+
     /// The track clock moves only forward, by the track's own steps, and wakes a sleeper
     /// once the track's time reaches its deadline.
     @Test func trackClockFollowsTheTrack() async throws {
         let clock = TrackClock(start: Self.t0)
+        #expect(!clock.hasTime)
         clock.advance(to: Self.t0.addingTimeInterval(2))
+        #expect(clock.hasTime)
         #expect(clock.now.offset == .seconds(2))
         clock.advance(to: Self.t0)
         #expect(clock.now.offset == .seconds(2) && clock.date == Self.t0)

@@ -176,6 +176,35 @@ struct ReplayCommandTests {
         #expect(bad.stderr.contains("freshness-timeout must be a number of seconds"))
     }
 
+    /// A `gpspipe -w` recording of a receiver's cold start: gpsd's no-fix reports carry no
+    /// time until the receiver knows it. The status before the track's first time has none
+    /// (the replay never stamps the track with the time it runs); the later ones have the
+    /// track's.
+    @Test func aStatusBeforeTheTracksFirstTimeHasNoTime() async throws {
+        let track = """
+            {"class":"TPV","device":"/dev/ttyACM0","mode":1}
+            {"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-05-14T09:00:00.000Z","lat":52.5145,"lon":13.3501}
+            {"class":"TPV","device":"/dev/ttyACM0","mode":1,"time":"2026-05-14T09:00:01.000Z"}
+
+            """
+        let path = try temporaryFile(Array(track.utf8), suffix: ".json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let json = try await runLocationd(["replay", path, "--speed", "max", "--format", "json"])
+        #expect(json.status == 0)
+        let statuses = json.stdout.split(separator: "\n").filter { $0.contains(#""class":"STATUS""#) }.map(String.init)
+        let lastFix = #","lastFix":"2026-05-14T09:00:00.000Z"}"#
+        #expect(
+            statuses == [
+                #"{"class":"STATUS","source":"replay","state":"nofix","connected":true}"#,
+                #"{"class":"STATUS","time":"2026-05-14T09:00:00.000Z","source":"replay","state":"live","connected":true"#
+                    + lastFix,
+                #"{"class":"STATUS","time":"2026-05-14T09:00:01.000Z","source":"replay","state":"nofix","connected":true"#
+                    + lastFix,
+            ])
+        let text = try await runLocationd(["replay", path, "--speed", "max", "--format", "text"])
+        #expect(text.stdout.hasPrefix("(no time) STATUS nofix\n"), "\(text.stdout)")
+    }
+
     @Test func missingFileIsNoInput() async throws {
         let run = try await runLocationd(["replay", "/nonexistent/track.nmea"])
         #expect(run.status == 66)

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// - Its instants never go back: a record older than the one before (the next `--loop`,
 ///   a receiver reset) leaves the instant where it is and only sets ``date``.
-/// - Until the first timed record, ``date`` is the time the clock was made.
+/// - Until the first timed record, ``date`` is the time the clock was made, and
+///   ``hasTime`` is false.
 /// - `sleep` returns once the track time has reached the deadline (or at once if it has).
 public final class TrackClock: Clock, Sendable {
     /// A point in the track's time: the time elapsed in the track since the clock was made.
@@ -33,6 +34,8 @@ public final class TrackClock: Clock, Sendable {
     private let nanoseconds = Atomic<Int64>(0)
     /// ``date`` as the bits of its seconds since 1970.
     private let dateBits: Atomic<UInt64>
+    /// Whether a record's time has reached the clock (``hasTime``).
+    private let advanced = Atomic<Bool>(false)
     /// Whether a task has ever slept on the clock: until then ``advance(to:)`` takes no lock.
     private let hasSleepers = Atomic<Bool>(false)
     private let sleepers = Locked(Sleepers())
@@ -55,12 +58,17 @@ public final class TrackClock: Clock, Sendable {
         Date(timeIntervalSince1970: Double(bitPattern: dateBits.load(ordering: .sequentiallyConsistent)))
     }
 
+    /// Whether a record's time has reached the clock: until then ``date`` is only the time
+    /// the clock was made, no time of the track's.
+    public var hasTime: Bool { advanced.load(ordering: .sequentiallyConsistent) }
+
     /// Moves the clock to a record's time: forward by the time since the record before,
     /// not at all when it is older; wakes the sleepers whose deadline has come.
     ///
     /// - Important: from one thread at a time (the replay's).
     public func advance(to time: Date) {
         let step = time.timeIntervalSince(date)
+        advanced.store(true, ordering: .sequentiallyConsistent)
         dateBits.store(time.timeIntervalSince1970.bitPattern, ordering: .sequentiallyConsistent)
         guard step > 0 else { return }
         let (sum, overflow) = self.nanoseconds.load(ordering: .sequentiallyConsistent)

@@ -137,7 +137,8 @@ final class ReplayOutput: Sendable {
     /// Every replay starts `waiting` and turns `live` at its first fix: those two print
     /// nothing (the fixes say it). Every later change does: `stale` after a gap longer
     /// than the freshness timeout, `nofix`, `live` again.
-    func print(_ status: ProviderStatus, at time: Date) {
+    /// A status before the track's first time has no time (nil), as a fix without one.
+    func print(_ status: ProviderStatus, at time: Date?) {
         state.withLock { state in
             let previous = state.status
             state.status = status.name
