@@ -125,6 +125,20 @@ struct LocationJSONTests {
         #expect(UTCCalendar.iso8601(Date(timeIntervalSince1970: seconds)) == text)
     }
 
+    /// A whole millisecond a Double cannot hold exactly is written as itself, not one less:
+    /// every millisecond of a second in 2004 and in 2039, where a quarter of them are stored
+    /// a little below (03:29:55.376 as .37599992...), made as the NMEA decoder makes them and
+    /// read from text as GPX and gpsd JSON are.
+    @Test(arguments: [1_091_849_395, 2_196_488_395])
+    func wholeMillisecondsAreWrittenAsThemselves(second: Int) throws {
+        for millisecond in 0..<1000 {
+            let date = Date(timeIntervalSince1970: Double(second) + Double(millisecond) / 1000)
+            let text = UTCCalendar.iso8601(date)
+            #expect(text.hasSuffix(String(format: ".%03dZ", millisecond)), "\(text)")
+            #expect(UTCCalendar.iso8601(try #require(UTCCalendar.parseISO8601(text))) == text)
+        }
+    }
+
     @Test func parsesOffsetsAndRejectsGarbage() {
         #expect(UTCCalendar.parseISO8601("2024-03-05T13:00:00+01:00") == Date(timeIntervalSince1970: 1_709_640_000))
         #expect(UTCCalendar.parseISO8601("2024-03-05") == nil)

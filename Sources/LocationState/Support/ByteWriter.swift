@@ -232,6 +232,10 @@ package struct ByteWriter {
         let scaled = clamped * 1000
         var totalMilliseconds = Int(scaled)
         if Double(totalMilliseconds) > scaled { totalMilliseconds -= 1 }
+        // A whole millisecond that a Double cannot hold is stored a little below it (03:29:55.376
+        // of 2004-08-07 as .37599992...): within two units in the last place of the product
+        // it is that millisecond, written as itself, not one less.
+        if Double(totalMilliseconds + 1) - scaled <= 2 * scaled.ulp { totalMilliseconds += 1 }
         let milliseconds = totalMilliseconds.mod(1000)
         let seconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = seconds.mod(86_400)
