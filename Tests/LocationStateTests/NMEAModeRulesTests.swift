@@ -56,6 +56,24 @@ struct NMEAModeRulesTests {
         #expect(located.map(\.mode.rawValue) == modes)
     }
 
+    /// The first epoch, before any date: a GGA with three satellites and no altitude, a GNGSA
+    /// saying 3D, then the RMC that gives the date. Nothing merged had a time, so gpsd's
+    /// `lastfix` is still empty and the RMC makes the fix 2D (gpsd 3.22 under gpsfake: 2, then
+    /// 3 from the second epoch, whose GSA counts eight satellites).
+    @Test func beforeTheFirstDateTheRMCDoesNotKeepAGSAs3D() {
+        let lines = [
+            nmea("GNGGA,102548.000,3204.731101,S,13544.582702,W,1,03,0.9,,,,M,,"),
+            nmea("GNGSA,A,3,01,02,03,,,,,,,,,,1.8,0.9,1.5"),
+            nmea("GNRMC,102548.000,A,3204.731101,S,13544.582702,W,30.569,278.6,010524,,,A"),
+            nmea("GNGGA,102549.000,3204.730879,S,13544.586516,W,1,08,0.9,,,,M,,"),
+            nmea("GNGSA,A,3,01,02,03,04,05,06,07,08,,,,,1.8,0.9,1.5"),
+            nmea("GNRMC,102549.000,A,3204.730879,S,13544.586516,W,30.415,275.0,010524,,,A"),
+            nmea("GNGGA,102550.000,3204.728564,S,13544.582449,W,1,12,0.9,1788.6,M,,M,,"),
+        ]
+        let located = fixes(decodeNMEA(lines.joined(separator: "\n")).0).filter { $0.time != nil }
+        #expect(located.map(\.mode.rawValue) == [2, 3])
+    }
+
     /// Without an altitude in this epoch or the one before, a GSA's 2D stands, and a 2D fix
     /// carries no altitude.
     @Test func withoutAnAltitudeTwoDimensionsStand() throws {

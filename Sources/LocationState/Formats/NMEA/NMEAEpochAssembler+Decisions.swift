@@ -42,10 +42,11 @@ extension NMEAEpochAssembler {
         next.latitude = latitude
         next.longitude = longitude
         next.status = rmc.faaMode.map(NMEAEpochAssembler.status(faaMode:)) ?? (rmc.status == UInt8(ascii: "D") ? 2 : 1)
-        // gpsd's RMC keeps the fix as it stands 3D (the previous epoch's, when the RMC opens
-        // the cycle), else 2D: a 3D fix held through two GGAs without an altitude is not
-        // lifted back by the RMC after them.
-        next.mode = prior.mode == .threeD ? .threeD : .twoD
+        // gpsd 3.22's RMC keeps its `lastfix` 3D, else 2D: the fix as it stood after the last
+        // sentence merged with a time (the previous epoch's, when the RMC opens the cycle). A 3D
+        // fix held through two GGAs without an altitude is not lifted back by the RMC after
+        // them; nor is a GSA's 3D before the first date, when nothing merged had a time.
+        next.mode = prior.timedMode == .threeD ? .threeD : .twoD
         if prior.satellitesUsed > 3 || prior.altitudeMSL != nil { next.mode = .threeD }
         if let knots = rmc.speedKnots { next.speed = knots * NMEAEpochAssembler.metersPerSecondPerKnot }
         if let track = rmc.track { next.track = track }

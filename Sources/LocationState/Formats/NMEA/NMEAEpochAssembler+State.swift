@@ -55,6 +55,9 @@ extension NMEAEpochAssembler {
     /// compiler copy all of it (over 600 bytes) for each sentence.
     struct Prior {
         var mode: FixMode
+        /// The mode of gpsd's `lastfix`: the fix as it stood after the last sentence merged
+        /// into an epoch that had a time (the RMC's rule).
+        var timedMode: FixMode
         var altitudeMSL: Double?
         /// Whether the epoch in progress already counts its satellites.
         var hasSatellites: Bool

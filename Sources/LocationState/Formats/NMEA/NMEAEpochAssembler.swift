@@ -83,6 +83,12 @@ public struct NMEAEpochAssembler: Sendable {
     var state = State()
     /// Whether the epoch before the one in progress had an altitude.
     private var previousHadAltitude = false
+    /// Whether the epoch in progress has a time: a GGA, RMC, GLL or GNS with a time of day
+    /// merged into it once a date was known (gpsd's `TIME_SET`).
+    private var epochHasTime = false
+    /// The mode after the last sentence merged into an epoch with a time (gpsd's `lastfix`,
+    /// which `gpsd_error_model` keeps only from a fix with a time): what an RMC keeps 3D.
+    private var timedMode = FixMode.noFix
     /// The epoch's state when its end sentence arrived, until it is emitted (two fields
     /// rather than an optional tuple, which would be too large to copy without memcpy).
     private var pending: State?
@@ -224,7 +230,8 @@ public struct NMEAEpochAssembler: Sendable {
     /// What the handlers see of the state before the sentence.
     private var prior: Prior {
         Prior(
-            mode: state.mode, altitudeMSL: state.altitudeMSL, hasSatellites: state.satellites != nil,
+            mode: state.mode, timedMode: timedMode, altitudeMSL: state.altitudeMSL,
+            hasSatellites: state.satellites != nil,
             satellitesUsed: satellitesUsed,
             previousHadAltitude: previousHadAltitude)
     }
@@ -247,6 +254,8 @@ public struct NMEAEpochAssembler: Sendable {
         if kind != .gsa { lastGSATalker = 0 }
         if let time = timed { beginCycleIfNew(time, emit) }
         merge(next, setsMode: setsMode, prior: prior)
+        if timed != nil, kind != .gbs, day != nil { epochHasTime = true }
+        if epochHasTime { timedMode = state.mode }
         if timed != nil {
             lastTimedKind = kind
         } else if continues {
@@ -285,6 +294,7 @@ public struct NMEAEpochAssembler: Sendable {
         if !continues, let kind = lastTimedKind { cycleEnders |= kind.bit }
         previousHadAltitude = state.altitudeMSL != nil
         state = State()
+        epochHasTime = false
     }
 
     private mutating func merge(_ next: State, setsMode: Bool, prior: Prior) {
