@@ -18,8 +18,8 @@ struct ReplayPipelineTests {
     /// Sends `events` through a pipeline with the given batch size and returns what its listener received.
     static func changes(
         _ events: [ProviderEvent], batchSize: Int = 1024, timeout: Duration = .seconds(5)
-    ) -> [ReplayPipeline.Change] {
-        let received = Locked<[ReplayPipeline.Change]>([])
+    ) -> [LocationCoordinator.Transition] {
+        let received = Locked<[LocationCoordinator.Transition]>([])
         let pipeline = ReplayPipeline(batchSize: batchSize, freshnessTimeout: timeout) { change in
             received.withLock { $0.append(change) }
         }
@@ -36,7 +36,7 @@ struct ReplayPipelineTests {
             .connected, .fix(Self.fix(0)), .fix(Self.fix(1)), .fix(Self.fix(10)), .fix(Self.fix(11)),
         ]
         let t0 = Self.t0
-        let expected: [ReplayPipeline.Change] = [
+        let expected: [LocationCoordinator.Transition] = [
             // Before the track's first time, a status has none (not the time the replay runs).
             .status(.waitingForFix(.replay, lastFix: nil), at: nil),
             .status(.live(.replay, lastFix: t0), at: t0),
@@ -60,7 +60,7 @@ struct ReplayPipelineTests {
             .fix(Self.fix(21)),
         ]
         let t0 = Self.t0
-        let expected: [ReplayPipeline.Change] = [
+        let expected: [LocationCoordinator.Transition] = [
             // Before the track's first time, a status has none (not the time the replay runs).
             .status(.waitingForFix(.replay, lastFix: nil), at: nil),
             .status(.live(.replay, lastFix: t0), at: t0),

@@ -41,7 +41,7 @@ public final class LocationCoordinator: Sendable {
     private let clock: any Clock<Duration>
     /// The time on `clock` since the coordinator was made; freshness deadlines are on this scale.
     private let elapsed: @Sendable () -> Duration
-    private let now: @Sendable () -> Date
+    private let now: @Sendable () -> Date?
     private let logger: Logger
     private let freshness: Locked<Freshness>
     private let validation = Locked(ValidationCounts())
@@ -58,9 +58,10 @@ public final class LocationCoordinator: Sendable {
     /// A change the coordinator made, as ``receive(_:_:)`` reports it.
     public enum Transition: Sendable, Hashable {
         /// The status became this value, at this time: the event's (`now`), or for a timeout
-        /// the moment it passed. Only a change of its state or source counts, not a live
-        /// status's newer `lastFix` (each fix's).
-        case status(ProviderStatus, at: Date)
+        /// the moment it passed; nil while `now` knows no time (a replay before its track's
+        /// first time). Only a change of its state or source counts, not a live status's
+        /// newer `lastFix` (each fix's).
+        case status(ProviderStatus, at: Date?)
         /// The current fix: a new one, or nil when the location became unknown.
         case location(Location?)
     }
@@ -84,7 +85,8 @@ public final class LocationCoordinator: Sendable {
     ///   - clock: measures the timeout.
     ///   - timer: how the timeout is noticed: a task sleeping on `clock` (default), or
     ///     only at the next event (for a clock that moves only with the events).
-    ///   - now: the wall clock: when each status change happened.
+    ///   - now: the wall clock: when each status change happened; nil while no time is
+    ///     known (a replay's track before its first time).
     ///   - logger: where status transitions are logged.
     public init(
         deviceLocation: MonitoredState<Location?> = MonitoredState(key: "deviceLocation", initialValue: nil),
@@ -93,7 +95,7 @@ public final class LocationCoordinator: Sendable {
         freshnessTimeout: Duration = .seconds(5),
         clock: any Clock<Duration> = ContinuousClock(),
         timer: FreshnessTimer = .task,
-        now: @escaping @Sendable () -> Date = Date.init,
+        now: @escaping @Sendable () -> Date? = { Date() },
         logger: Logger = Logger(label: "locationd.freshness")
     ) {
         precondition(freshnessTimeout > .zero, "the freshness timeout must be positive")
@@ -167,13 +169,13 @@ public final class LocationCoordinator: Sendable {
     }
 
     private func apply(
-        _ event: FreshnessEvent, at date: Date, fix: Location? = nil, _ observe: (Transition) -> Void
+        _ event: FreshnessEvent, at date: Date?, fix: Location? = nil, _ observe: (Transition) -> Void
     ) {
         freshness.withLock { state in
             let elapsed = elapsed()
             if let deadline = state.deadline, elapsed > deadline {
                 // Passed before this event, whether or not the timer has run yet.
-                let passed = date.addingTimeInterval(-((elapsed - deadline) / .seconds(1)))
+                let passed = date?.addingTimeInterval(-((elapsed - deadline) / .seconds(1)))
                 apply(.timeoutElapsed, at: passed, elapsed: elapsed, fix: nil, to: &state, observe)
             }
             apply(event, at: date, elapsed: elapsed, fix: fix, to: &state, observe)
@@ -181,7 +183,7 @@ public final class LocationCoordinator: Sendable {
     }
 
     private func apply(
-        _ event: FreshnessEvent, at date: Date, elapsed: Duration, fix: Location?, to state: inout Freshness,
+        _ event: FreshnessEvent, at date: Date?, elapsed: Duration, fix: Location?, to state: inout Freshness,
         _ observe: (Transition) -> Void
     ) {
         let old = state.status

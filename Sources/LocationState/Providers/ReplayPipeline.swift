@@ -29,16 +29,6 @@ public final class ReplayPipeline: Sendable {
     /// Events allowed between ``send(_:)`` and the end of the delivery of what they changed.
     public static let window = 8192
 
-    /// A change the listener receives: the coordinator's ``LocationCoordinator/Transition``,
-    /// with the time of a status nil before the track's first time (a log whose first
-    /// sentences carry no date): a replay does not stamp the track with the time it runs.
-    public enum Change: Sendable, Hashable {
-        /// The status became this value, at this time of the track's (nil: none known yet).
-        case status(ProviderStatus, at: Date?)
-        /// The current fix: a new one, or nil when the location became unknown.
-        case location(Location?)
-    }
-
     /// The daemon's coordinator: `deviceLocation` and `status` as the daemon would have them.
     public let coordinator: LocationCoordinator
     /// The track's time, moved by each event that has one.
@@ -48,7 +38,7 @@ public final class ReplayPipeline: Sendable {
     private let inFlight = ReplayFlowControl(limit: ReplayPipeline.window)
     private let stateQueue = DispatchQueue(label: "locationd.replay.state")
     private let listenerQueue = DispatchQueue(label: "locationd.replay.output")
-    private let listener: @Sendable (Change) -> Void
+    private let listener: @Sendable (LocationCoordinator.Transition) -> Void
     private let batches = Locked(Batches())
 
     /// Batches on their way from ``send(_:)`` to the coordinator's queue, and of changes
@@ -66,9 +56,9 @@ public final class ReplayPipeline: Sendable {
         /// Emptied event batches, to be filled again.
         var spare: [[ProviderEvent]] = []
         /// Batches of changes handed to the listener's queue and not yet taken by it, oldest first.
-        var applied: [[Change]] = []
+        var applied: [[LocationCoordinator.Transition]] = []
         /// Emptied batches of changes, to be filled again.
-        var spareChanges: [[Change]] = []
+        var spareChanges: [[LocationCoordinator.Transition]] = []
 
         /// Moves `filling` to `sent`, and a spare batch, if any, to `filling`; false when
         /// `filling` is empty.
@@ -88,12 +78,13 @@ public final class ReplayPipeline: Sendable {
     ///   - freshnessTimeout: how long a fix stays current without a newer one, in track time.
     ///   - logger: where the coordinator logs the transitions (none by default: the
     ///     listener receives them).
-    ///   - listener: takes each change: a status whose state changed (`.status`), a fix or
-    ///     nil when the location became unknown (`.location`).
+    ///   - listener: takes each change: a status whose state changed (`.status`, with no
+    ///     time before the track's first: a replay does not stamp the track with the time
+    ///     it runs), a fix or nil when the location became unknown (`.location`).
     public init(
         batchSize: Int = 1, freshnessTimeout: Duration = .seconds(5),
         logger: Logger = Logger(label: "locationd.replay", factory: { _ in SwiftLogNoOpLogHandler() }),
-        listener: @escaping @Sendable (Change) -> Void
+        listener: @escaping @Sendable (LocationCoordinator.Transition) -> Void
     ) {
         precondition(batchSize >= 1 && batchSize <= ReplayPipeline.window / 4, "batch size out of range")
         self.batchSize = batchSize
@@ -101,8 +92,8 @@ public final class ReplayPipeline: Sendable {
         self.clock = clock
         coordinator = LocationCoordinator(
             status: MonitoredState(key: "providerStatus", initialValue: .connecting(.replay)),
-            freshnessTimeout: freshnessTimeout, clock: clock, timer: .nextEvent, now: { clock.date },
-            logger: logger)
+            freshnessTimeout: freshnessTimeout, clock: clock, timer: .nextEvent,
+            now: { clock.hasTime ? clock.date : nil }, logger: logger)
         self.listener = listener
     }
 
@@ -155,7 +146,7 @@ public final class ReplayPipeline: Sendable {
 
     /// Moves the track clock to each event's time and has the coordinator apply it; keeps
     /// what it changed.
-    private func apply(_ events: [ProviderEvent], into changes: inout [Change]) {
+    private func apply(_ events: [ProviderEvent], into changes: inout [LocationCoordinator.Transition]) {
         for index in events.indices {
             switch events[index] {
             // A time the validation will reject does not move the track's clock either.
@@ -164,12 +155,7 @@ public final class ReplayPipeline: Sendable {
             case .noFix(let time): if let time, Location.accepts(time: time) { clock.advance(to: time) }
             case .connected, .disconnected: break
             }
-            coordinator.receive(events[index]) { transition in
-                switch transition {
-                case .location(let location): changes.append(.location(location))
-                case .status(let status, let time): changes.append(.status(status, at: clock.hasTime ? time : nil))
-                }
-            }
+            coordinator.receive(events[index]) { changes.append($0) }
         }
     }
 }
